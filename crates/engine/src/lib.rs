@@ -1,0 +1,3 @@
+//! cb2026's search and evaluation.
+
+pub use chess;

@@ -5,6 +5,7 @@ use crate::bitboard::Bitboard;
 use crate::piece::{Color, PieceType};
 use crate::square::Square;
 
+// ANCHOR: magic_struct
 /// A slider's lookup for one square: `((occupied & mask) * magic) >> shift` is the index of its
 /// attack set in the square's part of [`SLIDER_ATTACKS`], which starts at `offset`.
 pub(crate) struct Magic {
@@ -16,6 +17,7 @@ pub(crate) struct Magic {
 
 // The magics and the shared attack table, found by build.rs (see magic_search.rs).
 include!(concat!(env!("OUT_DIR"), "/magics.rs"));
+// ANCHOR_END: magic_struct
 
 // ANCHOR: slider_lookup
 #[inline(always)]
@@ -105,8 +107,8 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     PAWN_ATTACKS[color.index()][sq.index()]
 }
 
-/// The squares a piece of this type attacks from `sq` (pawns: White's direction is not known
-/// here, so use [`pawn_attacks`] for pawns).
+/// The squares a piece of this type attacks from `sq`. Empty for pawns, whose attacks depend on
+/// their colour: use [`pawn_attacks`] for them.
 #[inline]
 pub fn piece_attacks(piece_type: PieceType, sq: Square, occupied: Bitboard) -> Bitboard {
     match piece_type {
@@ -175,6 +177,7 @@ const fn geometry() -> Geometry {
     g
 }
 
+// ANCHOR: between_line
 static GEOMETRY: Geometry = geometry();
 
 /// The squares strictly between `a` and `b` if they share a line, else empty.
@@ -188,6 +191,7 @@ pub fn between(a: Square, b: Square) -> Bitboard {
 pub fn line(a: Square, b: Square) -> Bitboard {
     GEOMETRY.line[a.index()][b.index()]
 }
+// ANCHOR_END: between_line
 
 #[cfg(test)]
 mod tests {

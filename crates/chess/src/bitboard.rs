@@ -101,6 +101,7 @@ impl Bitboard {
     }
 }
 
+// ANCHOR: bitboard_iter
 /// Yields the squares from a1 towards h8.
 impl Iterator for Bitboard {
     type Item = Square;
@@ -121,6 +122,7 @@ impl Iterator for Bitboard {
         (n, Some(n))
     }
 }
+// ANCHOR_END: bitboard_iter
 
 impl ExactSizeIterator for Bitboard {}
 

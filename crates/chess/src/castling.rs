@@ -34,11 +34,13 @@ impl CastleSide {
     }
 }
 
+// ANCHOR: castling_rights
 /// Which castling moves are still allowed: for each colour and side, the castling rook's file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct CastlingRights {
     rooks: [[Option<File>; 2]; 2],
 }
+// ANCHOR_END: castling_rights
 
 impl CastlingRights {
     pub const NONE: CastlingRights = CastlingRights {
@@ -81,6 +83,7 @@ impl CastlingRights {
         self.rooks[color.index()] = [None; 2];
     }
 
+    // ANCHOR: rights_update
     /// Drops any right whose rook stands on `sq` (the rook moved or was captured).
     #[inline]
     pub fn remove_rook(&mut self, sq: Square) {
@@ -108,6 +111,7 @@ impl CastlingRights {
         }
         key
     }
+    // ANCHOR_END: rights_update
 }
 
 /// Rank 1 for White, rank 8 for Black.

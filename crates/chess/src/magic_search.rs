@@ -31,6 +31,7 @@ pub fn slow_attacks(sq: u8, occupied: u64, directions: &[(i8, i8); 4]) -> u64 {
     attacks
 }
 
+// ANCHOR: relevant_occupancy
 /// The squares whose occupancy can change a slider's attacks from `sq`: its empty-board rays
 /// without the last square of each ray (a piece there blocks nothing further).
 pub fn relevant_occupancy(sq: u8, directions: &[(i8, i8); 4]) -> u64 {
@@ -49,6 +50,7 @@ pub fn relevant_occupancy(sq: u8, directions: &[(i8, i8); 4]) -> u64 {
     }
     mask
 }
+// ANCHOR_END: relevant_occupancy
 
 /// xorshift64*: a small deterministic generator, so the same magics come out of every build.
 pub struct Rng(pub u64);
@@ -61,10 +63,12 @@ impl Rng {
         self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 
+    // ANCHOR: sparse
     /// A candidate with few bits set: sparse numbers make good magics more often.
     pub fn sparse(&mut self) -> u64 {
         self.next() & self.next() & self.next()
     }
+    // ANCHOR_END: sparse
 }
 
 /// A magic for one square: `(occupied & mask) * magic >> shift` indexes its attack table.
@@ -76,6 +80,7 @@ pub struct Found {
     pub table: Vec<u64>,
 }
 
+// ANCHOR: find_magic
 /// Tries random sparse numbers until one maps every occupancy subset of the mask to an index
 /// whose slot is either unused or holds the same attack set (constructive collisions are fine).
 pub fn find_magic(sq: u8, directions: &[(i8, i8); 4], rng: &mut Rng) -> Found {
@@ -121,3 +126,4 @@ pub fn find_magic(sq: u8, directions: &[(i8, i8); 4], rng: &mut Rng) -> Found {
         }
     }
 }
+// ANCHOR_END: find_magic

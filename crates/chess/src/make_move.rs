@@ -94,6 +94,7 @@ impl Position {
     }
     // ANCHOR_END: make_move
 
+    // ANCHOR: null_move
     /// Passes the turn: the opponent moves next, as if we had made a move that changed nothing.
     /// Not allowed in check. Used by the search's null-move pruning.
     pub fn make_null_move(&mut self) {
@@ -108,4 +109,5 @@ impl Position {
         self.checkers = Bitboard::EMPTY;
         self.update_check_info();
     }
+    // ANCHOR_END: null_move
 }

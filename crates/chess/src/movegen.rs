@@ -15,6 +15,7 @@ use crate::piece::{Color, PieceType};
 use crate::position::Position;
 use crate::square::{File, Rank, Square};
 
+// ANCHOR: move_sink
 /// Receives generated moves in sets.
 pub trait MoveSink {
     /// A knight, bishop, rook, queen or king on `from` moving to each square of `targets`.
@@ -26,12 +27,14 @@ pub trait MoveSink {
     /// One move: en passant or castling.
     fn single(&mut self, mv: Move);
 }
+// ANCHOR_END: move_sink
 
 #[inline(always)]
 fn origin(to: Square, delta: i8) -> Square {
     Square::from_index_unchecked((to.index() as i8 - delta) as u8)
 }
 
+// ANCHOR: list_sink
 impl MoveSink for MoveList {
     #[inline(always)]
     fn piece_moves(&mut self, from: Square, targets: Bitboard) {
@@ -62,7 +65,9 @@ impl MoveSink for MoveList {
         self.push(mv);
     }
 }
+// ANCHOR_END: list_sink
 
+// ANCHOR: move_counter
 /// Counts moves without listing them.
 #[derive(Default)]
 pub struct MoveCounter(pub u64);
@@ -88,6 +93,7 @@ impl MoveSink for MoveCounter {
         self.0 += 1;
     }
 }
+// ANCHOR_END: move_counter
 
 /// Shifts every square by `delta` (positive: towards h8). Callers mask off wrap-arounds.
 #[inline(always)]
@@ -285,6 +291,7 @@ impl Position {
     }
     // ANCHOR_END: castling
 
+    // ANCHOR: move_sets
     /// Every legal move.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -313,6 +320,7 @@ impl Position {
         self.generate::<MoveCounter, true, true>(&mut counter);
         counter.0
     }
+    // ANCHOR_END: move_sets
 
     /// Whether the side to move has any legal move.
     pub fn has_legal_moves(&self) -> bool {

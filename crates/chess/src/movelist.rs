@@ -3,6 +3,7 @@
 use crate::moves::Move;
 use std::ops::{Deref, DerefMut};
 
+// ANCHOR: move_list
 /// No chess position has more than 218 legal moves.
 pub const MAX_MOVES: usize = 256;
 
@@ -11,6 +12,7 @@ pub struct MoveList {
     moves: [Move; MAX_MOVES],
     len: usize,
 }
+// ANCHOR_END: move_list
 
 /// A harmless filler for the unused part of the array; never read.
 const FILLER: Move = Move::normal(crate::square::Square::A1, crate::square::Square::B1);
@@ -24,6 +26,7 @@ impl MoveList {
         }
     }
 
+    // ANCHOR: push
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
         // A legal position has at most 218 moves, so this never fills; the check stays for safety.
@@ -32,6 +35,7 @@ impl MoveList {
             self.len += 1;
         }
     }
+    // ANCHOR_END: push
 
     #[inline]
     pub fn clear(&mut self) {

@@ -18,14 +18,17 @@ pub enum MoveKind {
     Castle,
 }
 
+// ANCHOR: move_type
 /// A move. Never zero (a move from a1 to a1 can't exist), so `Option<Move>` is 16 bits too.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move(NonZeroU16);
 
 const KIND_SHIFT: u16 = 14;
 const PROMO_SHIFT: u16 = 12;
+// ANCHOR_END: move_type
 
 impl Move {
+    // ANCHOR: move_encode
     #[inline]
     const fn encode(from: Square, to: Square, promo_bits: u16, kind: u16) -> Move {
         let bits = from.index() as u16
@@ -61,6 +64,7 @@ impl Move {
     pub const fn castle(king: Square, rook: Square) -> Move {
         Move::encode(king, rook, 0, 3)
     }
+    // ANCHOR_END: move_encode
 
     #[inline]
     pub const fn from(self) -> Square {
@@ -102,6 +106,7 @@ impl Move {
         self.0.get() >> KIND_SHIFT == 3
     }
 
+    // ANCHOR: king_to
     /// Where the king lands when castling: the g-file towards the h-side rook, the c-file otherwise.
     #[inline]
     pub const fn king_to(self) -> Square {
@@ -123,6 +128,7 @@ impl Move {
         };
         Square::new(file, self.from().rank())
     }
+    // ANCHOR_END: king_to
 
     /// The 16 bits, for storing a move in a table.
     #[inline]
@@ -141,7 +147,7 @@ impl Move {
 }
 
 /// Shows the move in UCI's standard notation (castling as the king's two-square move).
-/// For Chess960 notation use [`crate::Position::move_to_uci`].
+/// For Chess960 notation use [`Move::to_uci`].
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let to = if self.is_castle() {

@@ -27,6 +27,7 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 // ANCHOR_END: perft
 
+// ANCHOR: divide
 /// perft split by the first move: what `go perft` prints, to find where two generators differ.
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
@@ -41,3 +42,4 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         })
         .collect()
 }
+// ANCHOR_END: divide

@@ -237,6 +237,7 @@ impl Position {
     }
     // ANCHOR_END: check_info
 
+    // ANCHOR: piece_ops
     /// Places `piece` on the empty square `sq`, updating the hashes.
     #[inline(always)]
     pub(crate) fn put_piece(&mut self, piece: Piece, sq: Square) {
@@ -279,7 +280,9 @@ impl Position {
             self.pawn_key ^= key;
         }
     }
+    // ANCHOR_END: piece_ops
 
+    // ANCHOR: en_passant_is_legal
     /// Whether the side to move's pawn on `from` may legally capture en passant onto `to`:
     /// lifting both pawns must not expose the king, and the capture must answer any check.
     pub(crate) fn en_passant_is_legal(&self, from: Square, to: Square) -> bool {
@@ -299,7 +302,9 @@ impl Position {
                 & theirs;
         attackers.is_empty()
     }
+    // ANCHOR_END: en_passant_is_legal
 
+    // ANCHOR: legal_en_passant_target
     /// The en-passant target square if some pawn of the side to move can legally take there.
     pub(crate) fn legal_en_passant_target(&self, target: Square) -> Option<Square> {
         let us = self.side;
@@ -309,7 +314,9 @@ impl Position {
             .any(|from| self.en_passant_is_legal(from, target))
             .then_some(target)
     }
+    // ANCHOR_END: legal_en_passant_target
 
+    // ANCHOR: hash_from_scratch
     /// The hash computed from scratch, for checking the incremental one.
     pub fn hash_from_scratch(&self) -> u64 {
         let mut hash = 0;
@@ -327,6 +334,7 @@ impl Position {
         }
         hash
     }
+    // ANCHOR_END: hash_from_scratch
 
     /// The pawn key computed from scratch.
     pub fn pawn_key_from_scratch(&self) -> u64 {

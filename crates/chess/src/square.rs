@@ -104,9 +104,11 @@ impl Rank {
     }
 }
 
+// ANCHOR: square
 /// One of the 64 squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Square(u8);
+// ANCHOR_END: square
 
 impl Square {
     pub const A1: Square = Square(0);
@@ -126,6 +128,7 @@ impl Square {
     pub const G8: Square = Square(62);
     pub const H8: Square = Square(63);
 
+    // ANCHOR: square_index
     #[inline]
     pub const fn new(file: File, rank: Rank) -> Square {
         Square(rank as u8 * 8 + file as u8)
@@ -157,6 +160,7 @@ impl Square {
     pub const fn rank(self) -> Rank {
         Rank::new(self.0 >> 3)
     }
+    // ANCHOR_END: square_index
 
     /// The square mirrored top to bottom (a1 becomes a8).
     #[inline]

@@ -3,6 +3,7 @@
 use crate::piece::{Color, Piece};
 use crate::square::{File, Square};
 
+// ANCHOR: zobrist
 pub(crate) struct Keys {
     pub(crate) pieces: [[u64; 64]; 12],
     pub(crate) black_to_move: u64,
@@ -53,6 +54,7 @@ const fn keys() -> Keys {
 }
 
 pub(crate) static KEYS: Keys = keys();
+// ANCHOR_END: zobrist
 
 #[inline(always)]
 pub(crate) fn piece(piece: Piece, sq: Square) -> u64 {

@@ -1,0 +1,156 @@
+//! The running tally of a match: results from engine 0's side per pairing, game pairs, faults,
+//! time losses and arena's overhead.
+
+use crate::game::{FaultKind, GameRecord, GameResult, Overhead, Termination};
+use chess::Color;
+use std::collections::{BTreeMap, HashMap};
+
+/// Results of engine 0 against one opponent.
+#[derive(Clone, Debug, Default)]
+pub struct PairingResults {
+    /// Losses, draws, wins.
+    pub ldw: [u64; 3],
+    /// Game pairs scoring 0, 0.5, 1, 1.5, 2 points: LL, LD, DD+WL, WD, WW.
+    pub pentanomial: [u64; 5],
+    /// Score of the first finished game of each pair whose other game is still being played.
+    /// Entries leave when the pair completes, so this stays as small as the concurrency.
+    pending: HashMap<u64, f64>,
+}
+
+impl PairingResults {
+    pub fn games(&self) -> u64 {
+        self.ldw.iter().sum()
+    }
+
+    fn add(&mut self, pair: u64, score: f64) {
+        self.ldw[(score * 2.0) as usize] += 1;
+        if let Some(first) = self.pending.remove(&pair) {
+            self.pentanomial[((first + score) * 2.0) as usize] += 1;
+        } else {
+            self.pending.insert(pair, score);
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Results {
+    pub pairings: Vec<PairingResults>,
+    /// Per engine, per kind of fault.
+    pub faults: Vec<BTreeMap<FaultKind, u64>>,
+    pub time_losses: Vec<u64>,
+    /// How games ended, by the words of the PGN's final comment without the side.
+    pub endings: BTreeMap<&'static str, u64>,
+    pub overhead: Overhead,
+}
+
+// ANCHOR: add
+impl Results {
+    pub fn new(engines: usize) -> Results {
+        Results {
+            pairings: vec![PairingResults::default(); engines.saturating_sub(1).max(1)],
+            faults: vec![BTreeMap::new(); engines],
+            time_losses: vec![0; engines],
+            endings: BTreeMap::new(),
+            overhead: Overhead::default(),
+        }
+    }
+
+    /// Counts a finished game; an unfinished one is ignored.
+    pub fn add(&mut self, record: &GameRecord) {
+        if record.result == GameResult::Unfinished {
+            return;
+        }
+        let job = record.job;
+        let engine_of = |color: Color| match color {
+            Color::White => job.white,
+            Color::Black => job.black,
+        };
+        let first_color = if job.white == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if let Some(pairing) = self.pairings.get_mut(job.pairing) {
+            pairing.add(job.pair, record.result.score_for(first_color));
+        }
+        match &record.termination {
+            Termination::Fault { side, kind, .. } => {
+                if let Some(faults) = self.faults.get_mut(engine_of(*side)) {
+                    *faults.entry(*kind).or_default() += 1;
+                }
+            }
+            Termination::TimeForfeit(side) => {
+                if let Some(losses) = self.time_losses.get_mut(engine_of(*side)) {
+                    *losses += 1;
+                }
+            }
+            _ => {}
+        }
+        *self.endings.entry(ending(&record.termination)).or_default() += 1;
+        self.overhead.merge(&record.overhead);
+    }
+    // ANCHOR_END: add
+
+    pub fn games(&self) -> u64 {
+        self.pairings.iter().map(PairingResults::games).sum()
+    }
+
+    /// Engine 0's results against everyone together.
+    pub fn total(&self) -> PairingResults {
+        let mut total = PairingResults::default();
+        for p in &self.pairings {
+            for i in 0..3 {
+                total.ldw[i] += p.ldw[i];
+            }
+            for i in 0..5 {
+                total.pentanomial[i] += p.pentanomial[i];
+            }
+        }
+        total
+    }
+
+    pub fn fault_count(&self) -> u64 {
+        self.faults.iter().flat_map(|f| f.values()).sum()
+    }
+
+    pub fn time_loss_count(&self) -> u64 {
+        self.time_losses.iter().sum()
+    }
+}
+
+fn ending(termination: &Termination) -> &'static str {
+    match termination {
+        Termination::Checkmate => "checkmate",
+        Termination::Stalemate => "stalemate",
+        Termination::Repetition => "3-fold repetition",
+        Termination::FiftyMoves => "fifty moves",
+        Termination::InsufficientMaterial => "insufficient material",
+        Termination::Resign(_) => "resign adjudication",
+        Termination::AdjudicatedDraw => "draw adjudication",
+        Termination::MaxMoves => "maximum length",
+        Termination::TimeForfeit(_) => "time forfeit",
+        Termination::Fault { kind, .. } => kind.label(),
+        Termination::Interrupted => "interrupted",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_complete_in_any_order() {
+        let mut p = PairingResults::default();
+        p.add(0, 1.0);
+        p.add(1, 0.5);
+        p.add(1, 0.5); // DD
+        p.add(0, 0.0); // WL
+        p.add(2, 1.0);
+        assert_eq!(p.ldw, [1, 2, 2]);
+        assert_eq!(p.pentanomial, [0, 0, 2, 0, 0]);
+        assert_eq!(p.pending.len(), 1);
+        p.add(2, 1.0);
+        assert_eq!(p.pentanomial, [0, 0, 2, 0, 1]);
+        assert!(p.pending.is_empty());
+    }
+}

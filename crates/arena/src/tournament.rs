@@ -1,0 +1,312 @@
+//! The match: workers that play games, one collector that writes and counts them and decides
+//! when to stop.
+//!
+//! Each worker owns its engine processes, so an engine process only ever plays one game at a
+//! time; a process at fault is dropped (killed) and the next game starts a fresh one.
+
+use crate::adjudication::Adjudication;
+use crate::engine::{Engine, EngineConfig, EngineError};
+use crate::game::{self, FaultKind, GameRecord, GameResult, GameSettings, Limits};
+use crate::log::UciLog;
+use crate::openings::{Book, OpeningsConfig};
+use crate::pgn;
+use crate::progress::Progress;
+use crate::report;
+use crate::results::Results;
+use crate::schedule::{GameJob, Schedule};
+use crate::sprt::{Sprt, Verdict};
+use chess::{CastlingMode, Color};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Everything a match needs, checked.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub engines: Vec<EngineConfig>,
+    pub rounds: u64,
+    pub concurrency: usize,
+    pub openings: OpeningsConfig,
+    pub seed: u64,
+    pub pgn: Option<PathBuf>,
+    pub sprt: Option<Sprt>,
+    pub adjudication: Adjudication,
+    pub limits: Limits,
+    pub max_faults: u64,
+    pub chess960: bool,
+    pub event: String,
+    pub log: Option<PathBuf>,
+    pub strict: bool,
+    pub quiet: bool,
+}
+
+/// Why the match ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StopReason {
+    AllGamesPlayed,
+    Sprt(Verdict),
+    MaxFaults,
+    Interrupted,
+}
+
+pub struct Outcome {
+    pub results: Results,
+    pub stop: StopReason,
+    pub llr: Option<f64>,
+    pub elapsed: Duration,
+    pub openings: usize,
+}
+
+/// What the match shares with every worker.
+struct Shared<'a> {
+    config: &'a MatchConfig,
+    book: &'a Book,
+    schedule: Schedule,
+    next: AtomicU64,
+    stop: &'a AtomicBool,
+    log: Option<UciLog>,
+}
+
+fn mode(chess960: bool) -> CastlingMode {
+    if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    }
+}
+
+fn describe_error(error: &EngineError, timeout: Duration) -> String {
+    match error {
+        EngineError::Spawn(message) => message.clone(),
+        EngineError::Closed => "exited during the handshake".to_string(),
+        EngineError::Timeout => format!("no uciok/readyok within {}s", timeout.as_secs()),
+        EngineError::Stopped => "stopped".to_string(),
+    }
+}
+
+/// Starts every engine once before the match, so that a wrong path or a broken engine is one
+/// clear error instead of a match of faults. Prints what each engine calls itself.
+fn probe(config: &MatchConfig, stop: &AtomicBool, log: &Option<UciLog>) -> Result<(), String> {
+    for engine in &config.engines {
+        let timeout = config.limits.startup_timeout;
+        let label = format!("{}#probe", engine.name);
+        let started = Engine::start(engine, label, config.chess960, timeout, stop, log.clone())
+            .map_err(|e| format!("engine '{}' {}", engine.name, describe_error(&e, timeout)))?;
+        let id = started.id_name.as_deref().unwrap_or("(no id name)");
+        eprintln!("{}: {id} ({})", engine.name, engine.cmd);
+        for option in &started.skipped_options {
+            eprintln!(
+                "warning: {} has no option '{option}'; it is not sent",
+                engine.name
+            );
+        }
+        started.quit();
+    }
+    Ok(())
+}
+
+// ANCHOR: run
+/// Plays the match. `stop` ends it early from outside (Ctrl-C); `interrupted` says it was that.
+pub fn run(
+    config: &MatchConfig,
+    stop: &AtomicBool,
+    interrupted: &AtomicBool,
+) -> Result<Outcome, String> {
+    let book = Book::load(&config.openings, mode(config.chess960), config.seed)?;
+    let log = config.log.as_deref().map(UciLog::create).transpose()?;
+    probe(config, stop, &log)?;
+    let mut pgn_file = match &config.pgn {
+        Some(path) => Some(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let shared = Shared {
+        config,
+        book: &book,
+        schedule: Schedule {
+            engines: config.engines.len(),
+            rounds: config.rounds,
+        },
+        next: AtomicU64::new(0),
+        stop,
+        log: log.clone(),
+    };
+    let started = Instant::now();
+    let total = shared.schedule.total_games();
+    let mut progress = Progress::new(config.sprt.is_none().then_some(total), config.quiet);
+    let mut results = Results::new(config.engines.len());
+    let mut llr = config.sprt.map(|_| 0.0);
+    let mut decided = None;
+    let (sender, records) = channel();
+    thread::scope(|scope| -> Result<(), String> {
+        for worker in 0..config.concurrency {
+            let sender = sender.clone();
+            let shared = &shared;
+            scope.spawn(move || play_games(worker, shared, sender));
+        }
+        drop(sender);
+        // Ends when every worker has finished and dropped its sender.
+        for record in records {
+            if record.result == GameResult::Unfinished || decided.is_some() {
+                continue;
+            }
+            if let Some(file) = pgn_file.as_mut() {
+                write_pgn(file, &record, &config.event)?;
+            }
+            results.add(&record);
+            if let Some(sprt) = &config.sprt {
+                let value = sprt.llr(&results.total().pentanomial);
+                llr = Some(value);
+                decided = sprt.verdict(value).map(StopReason::Sprt);
+            }
+            if results.fault_count() >= config.max_faults {
+                decided = Some(StopReason::MaxFaults);
+            }
+            if decided.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            progress.update(
+                results.games(),
+                &report::progress_line(&results, config.sprt, llr),
+            );
+        }
+        Ok(())
+    })?;
+    progress.finish();
+    if let Some(log) = &log {
+        log.flush();
+    }
+    let stop_reason = match decided {
+        Some(reason) => reason,
+        None if interrupted.load(Ordering::Relaxed) => StopReason::Interrupted,
+        None => StopReason::AllGamesPlayed,
+    };
+    Ok(Outcome {
+        results,
+        stop: stop_reason,
+        llr,
+        elapsed: started.elapsed(),
+        openings: book.len(),
+    })
+}
+// ANCHOR_END: run
+
+/// Appends a game and flushes, so that a killed arena loses at most the games being played.
+fn write_pgn(file: &mut File, record: &GameRecord, event: &str) -> Result<(), String> {
+    file.write_all(pgn::write_game(record, event).as_bytes())
+        .and_then(|()| file.flush())
+        .map_err(|e| format!("cannot write the PGN: {e}"))
+}
+
+// ANCHOR: worker
+/// A worker: takes the next game of the schedule until there is none or the match stops.
+fn play_games(worker: usize, shared: &Shared, sender: Sender<GameRecord>) {
+    let config = shared.config;
+    let mut slots: Vec<Option<Engine>> = config.engines.iter().map(|_| None).collect();
+    while !shared.stop.load(Ordering::Relaxed) {
+        let i = shared.next.fetch_add(1, Ordering::Relaxed);
+        if i >= shared.schedule.total_games() {
+            break;
+        }
+        let job = shared.schedule.job(i);
+        let record = play_job(worker, shared, job, &mut slots);
+        if let Some((side, _)) = record.faulty_side() {
+            let engine = if side == Color::White {
+                job.white
+            } else {
+                job.black
+            };
+            slots[engine] = None; // killed; restarted by the next game that needs it
+        }
+        if sender.send(record).is_err() {
+            break;
+        }
+    }
+    for engine in slots.into_iter().flatten() {
+        engine.quit();
+    }
+}
+
+/// Gets both engines ready (starting them if needed) and plays the game.
+fn play_job(
+    worker: usize,
+    shared: &Shared,
+    job: GameJob,
+    slots: &mut [Option<Engine>],
+) -> GameRecord {
+    let config = shared.config;
+    let opening = shared.book.get(job.round);
+    let configs = [&config.engines[job.white], &config.engines[job.black]];
+    let record = GameRecord::new(job, configs, opening, config.chess960);
+    let timeout = config.limits.startup_timeout;
+    for (color, index) in [(Color::White, job.white), (Color::Black, job.black)] {
+        let engine_config = &config.engines[index];
+        let slot = &mut slots[index];
+        let ready = match slot {
+            Some(engine) => engine.new_game(timeout, shared.stop),
+            None => {
+                let label = format!("{}#{worker}", engine_config.name);
+                let log = shared.log.clone();
+                Engine::start(
+                    engine_config,
+                    label,
+                    config.chess960,
+                    timeout,
+                    shared.stop,
+                    log,
+                )
+                .and_then(|mut engine| {
+                    let ready = engine.new_game(timeout, shared.stop);
+                    *slot = Some(engine);
+                    ready
+                })
+            }
+        };
+        if let Err(error) = ready {
+            let detail = format!("fails to start: {}", describe_error(&error, timeout));
+            return match error {
+                EngineError::Stopped => {
+                    record.engine_failed(color, error, (FaultKind::Startup, detail))
+                }
+                _ => record.lost_by_fault(color, FaultKind::Startup, detail),
+            };
+        }
+    }
+    let (white, black) = two_mut(slots, job.white, job.black);
+    let (Some(white), Some(black)) = (white.as_mut(), black.as_mut()) else {
+        return record; // both were just made ready
+    };
+    let settings = GameSettings {
+        adjudication: config.adjudication,
+        limits: config.limits,
+        chess960: config.chess960,
+        stop: shared.stop,
+    };
+    game::play(
+        job,
+        opening,
+        [(white, configs[0]), (black, configs[1])],
+        &settings,
+    )
+}
+// ANCHOR_END: worker
+
+/// Two distinct elements of a slice, both mutable.
+fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    if a < b {
+        let (left, right) = items.split_at_mut(b);
+        (&mut left[a], &mut right[0])
+    } else {
+        let (left, right) = items.split_at_mut(a);
+        (&mut right[0], &mut left[b])
+    }
+}

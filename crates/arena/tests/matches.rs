@@ -1,0 +1,213 @@
+//! Whole matches between fake engines: the PGN reads back and agrees with the summary, the SPRT
+//! decides, gauntlets report per opponent, seeds fix the schedule, Chess960 and PGN books work.
+
+mod common;
+use arena::pgn::PgnGame;
+use common::*;
+
+fn balanced() -> String {
+    format!("file={}", repo_file("data/openings/balanced.epd"))
+}
+
+/// Checks what every finished match's PGN must satisfy: each game replays legally from its FEN,
+/// `PlyCount` is the number of moves, and a game ended by the rules really is over.
+fn check_games(games: &[PgnGame]) {
+    for g in games {
+        let pos = replay(g);
+        assert_eq!(
+            g.tag("PlyCount").and_then(|n| n.parse().ok()),
+            Some(g.moves.len()),
+            "{:?}",
+            g.tags
+        );
+        assert_eq!(g.result.as_deref(), g.tag("Result"));
+        if g.tag("Termination") == Some("normal") {
+            let over = !pos.has_legal_moves()
+                || pos.is_fifty_move_draw()
+                || pos.has_insufficient_material()
+                || g.tag("Result") == Some("1/2-1/2"); // repetition needs the history
+            assert!(over, "{:?} ends in a live position", g.tags);
+        }
+    }
+}
+
+#[test]
+fn fake_match_pgn_reads_back_and_adds_up() {
+    let pgn = temp("match.pgn");
+    let mut args = fake("strong", "--strong --score");
+    args.extend(fake("weak", "--score --seed 9"));
+    args.extend(words(&format!(
+        "--tc nodes=1 --rounds 30 -c 2 --seed 11 --openings {} --pgn {}",
+        balanced(),
+        pgn.display()
+    )));
+    let run = run(&args);
+    assert_eq!(run.code, 0, "{}", run.show());
+    let games = read_pgn(&pgn);
+    assert_eq!(games.len(), 60);
+    check_games(&games);
+    let strong = score_of(&games, "strong");
+    assert_eq!(strong.0 + strong.1 + strong.2, 60);
+    assert_eq!(summary_wdl(&run), strong);
+    assert!(strong.0 > strong.2, "{strong:?}");
+    // 30 complete pairs in the pentanomial.
+    let penta = run.line("Pentanomial");
+    let counts: u64 = penta[penta.find(": [").unwrap() + 3..penta.len() - 1]
+        .split(", ")
+        .map(|n| n.parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(counts, 30, "{penta}");
+    // The adjudicated games carry the scores in their comments.
+    assert!(std::fs::read_to_string(&pgn).unwrap().contains("/1 0.0"));
+    let _ = std::fs::remove_file(pgn);
+}
+
+#[test]
+fn sprt_accepts_h1_for_a_stronger_engine_and_h0_for_a_weaker() {
+    for (first, second, verdict) in [
+        ("--strong --score", "--score", "H1 accepted"),
+        ("--score", "--strong --score", "H0 accepted"),
+    ] {
+        let mut args = fake("first", first);
+        args.extend(fake("second", second));
+        args.extend(words(&format!(
+            "--tc nodes=1 -c 2 --seed 5 --openings {} --sprt elo0=0 elo1=10",
+            balanced()
+        )));
+        let run = run(&args);
+        assert_eq!(run.code, 0, "{}", run.show());
+        assert!(run.line("Ended:").ends_with(verdict), "{}", run.show());
+        assert!(run.line("SPRT:").ends_with(verdict), "{}", run.show());
+    }
+}
+
+#[test]
+fn gauntlet_reports_each_opponent() {
+    let mut args = fake("hero", "--strong --score");
+    args.extend(fake("rand-a", "--score --seed 1"));
+    args.extend(fake("rand-b", "--score --seed 2"));
+    args.extend(fake("greedy", "--strong --score --seed 3"));
+    args.extend(words(&format!(
+        "--tc nodes=1 --rounds 4 -c 2 --openings {}",
+        balanced()
+    )));
+    let run = run(&args);
+    assert_eq!(run.code, 0, "{}", run.show());
+    for opponent in ["rand-a", "rand-b", "greedy", "total"] {
+        let row = run.line(opponent);
+        let games: u64 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert_eq!(games, if opponent == "total" { 24 } else { 8 }, "{row}");
+    }
+}
+
+/// (Round, White, FEN) of every game, sorted: the schedule, whatever order games finished in.
+fn schedule(seed: u64, concurrency: usize) -> Vec<(u64, String, String)> {
+    let pgn = temp("seed.pgn");
+    let mut args = fake("a", "");
+    args.extend(fake("b", ""));
+    args.extend(words(&format!(
+        "--tc nodes=1 --rounds 6 --maxmoves 10 --seed {seed} -c {concurrency} --openings {} --pgn {}",
+        balanced(),
+        pgn.display()
+    )));
+    assert_eq!(run(&args).code, 0);
+    let mut games: Vec<_> = read_pgn(&pgn)
+        .iter()
+        .map(|g| {
+            let tag = |t: &str| g.tag(t).unwrap_or_default().to_string();
+            (tag("Round").parse().unwrap(), tag("White"), tag("FEN"))
+        })
+        .collect();
+    games.sort();
+    let _ = std::fs::remove_file(pgn);
+    games
+}
+
+#[test]
+fn the_same_seed_gives_the_same_schedule() {
+    let one = schedule(42, 1);
+    assert_eq!(one.len(), 12);
+    assert_eq!(one, schedule(42, 2));
+    assert_ne!(one, schedule(43, 2));
+    // Pairs: the same opening twice, colours swapped.
+    for pair in one.chunks(2) {
+        assert_eq!(pair[0].2, pair[1].2);
+        assert_ne!(pair[0].1, pair[1].1);
+    }
+}
+
+#[test]
+fn chess960_games_from_an_epd_book() {
+    let pgn = temp("960.pgn");
+    let mut args = fake("a", "--strong --score");
+    args.extend(fake("b", "--score"));
+    args.extend(words(&format!(
+        "--variant fischerandom --tc nodes=1 --rounds 8 --openings file={} --pgn {}",
+        repo_file("data/perft/chess960.epd"),
+        pgn.display()
+    )));
+    let run = run(&args);
+    assert_eq!(run.code, 0, "{}", run.show());
+    let games = read_pgn(&pgn);
+    assert_eq!(games.len(), 16);
+    assert!(games.iter().all(|g| g.tag("Variant") == Some("Chess960")));
+    check_games(&games);
+    let _ = std::fs::remove_file(pgn);
+}
+
+#[test]
+fn pgn_opening_book() {
+    let book = temp("book.pgn");
+    std::fs::write(
+        &book,
+        "[Event \"x\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 *\n\n[Event \"y\"]\n\n1. d4 Nf6 2. c4 e6 *\n",
+    )
+    .unwrap();
+    let pgn = temp("from-book.pgn");
+    let mut args = fake("a", "");
+    args.extend(fake("b", ""));
+    args.extend(words(&format!(
+        "--tc nodes=1 --rounds 2 --maxmoves 20 --openings file={} plies=4 order=sequential --pgn {}",
+        book.display(),
+        pgn.display()
+    )));
+    let run = run(&args);
+    assert_eq!(run.code, 0, "{}", run.show());
+    let games = read_pgn(&pgn);
+    assert_eq!(games.len(), 4);
+    check_games(&games);
+    let mut starts: Vec<_> = games.iter().map(|g| g.moves[..4].join(" ")).collect();
+    starts.sort();
+    assert_eq!(
+        starts,
+        [
+            "d4 Nf6 c4 e6",
+            "d4 Nf6 c4 e6",
+            "e4 c5 Nf3 d6",
+            "e4 c5 Nf3 d6"
+        ]
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("1. e4 {book} 1... c5 {book}"), "{text}");
+    let _ = std::fs::remove_file(pgn);
+    let _ = std::fs::remove_file(book);
+}
+
+#[test]
+fn clocks_are_kept_and_shown() {
+    let pgn = temp("clock.pgn");
+    let mut args = fake("a", "--use-time --strong --score");
+    args.extend(fake("b", "--use-time --score"));
+    args.extend(words(&format!(
+        "--tc 2+0.02 --rounds 1 -c 2 --strict --openings {} --pgn {}",
+        balanced(),
+        pgn.display()
+    )));
+    let run = run(&args);
+    assert_eq!(run.code, 0, "{}", run.show());
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(text.contains("[TimeControl \"2+0.02\"]"));
+    assert!(text.contains("s left}"), "{text}");
+    assert_eq!(run.line("Time losses:"), "Time losses: none");
+    let _ = std::fs::remove_file(pgn);
+}

@@ -207,15 +207,16 @@ impl Engine {
     }
     // ANCHOR_END: read_until
 
-    /// Asks the engine to quit and gives it a moment before the process is killed.
+    /// Asks the engine to quit and gives it a moment before the process group is killed. The end
+    /// of its output (every process holding the pipe has exited) says it is gone; the process is
+    /// not reaped here, so that its id cannot be reused before `drop` signals its group.
     pub fn quit(mut self) {
         if self.send("quit").is_ok() {
             let until = Instant::now() + Duration::from_millis(300);
-            while Instant::now() < until {
-                if matches!(self.child.try_wait(), Ok(Some(_))) {
+            while let Some(left) = until.checked_duration_since(Instant::now()) {
+                if let Err(RecvTimeoutError::Disconnected) = self.lines.recv_timeout(left) {
                     break;
                 }
-                thread::sleep(Duration::from_millis(5));
             }
         }
     }
@@ -228,10 +229,15 @@ impl Engine {
 }
 
 impl Drop for Engine {
+    /// Kills the engine's whole process group, not only the process arena started: an engine
+    /// launched through a wrapper script would otherwise live on, still holding the pipes.
     fn drop(&mut self) {
-        if !matches!(self.child.try_wait(), Ok(Some(_))) {
-            let _ = self.child.kill();
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            use nix::sys::signal::{Signal, killpg};
+            let _ = killpg(nix::unistd::Pid::from_raw(pid), Signal::SIGKILL);
         }
+        let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }

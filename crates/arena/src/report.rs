@@ -213,7 +213,12 @@ pub fn summary(config: &MatchConfig, outcome: &Outcome) -> String {
         .iter()
         .map(|(how, n)| format!("{n} {how}"))
         .collect();
-    let _ = writeln!(out, "Endings: {}", endings.join(", "));
+    let endings = if endings.is_empty() {
+        "none".to_string()
+    } else {
+        endings.join(", ")
+    };
+    let _ = writeln!(out, "Endings: {endings}");
     fault_lines(&mut out, config, results);
     let overhead = results.overhead;
     if overhead.moves > 0 {

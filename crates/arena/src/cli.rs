@@ -287,49 +287,59 @@ fn sprt_config(words: &[String]) -> Result<Sprt, String> {
     Ok(sprt)
 }
 
-/// `none` turns a rule off; otherwise the given keys override the defaults.
-fn is_none(words: &[String]) -> bool {
-    matches!(words, [w] if w == "none" || w == "off")
+/// An adjudication rule: its default when the option is not given, off with `none` (or `off`),
+/// otherwise the default with the given keys set by `set`.
+fn rule<R: Copy>(
+    words: Option<&[String]>,
+    default: Option<R>,
+    option: &str,
+    mut set: impl FnMut(&mut R, &str, &str) -> Result<(), String>,
+) -> Result<Option<R>, String> {
+    let Some(words) = words else {
+        return Ok(default);
+    };
+    if matches!(words, [w] if w == "none" || w == "off") {
+        return Ok(None);
+    }
+    let mut rule = default.ok_or(format!("{option} has no default rule"))?;
+    for (key, value) in pairs(words, option)? {
+        set(&mut rule, &key, &value).map_err(|e| format!("{option}: {e}"))?;
+    }
+    Ok(Some(rule))
 }
 
 fn resign_rule(words: Option<&[String]>) -> Result<Option<ResignRule>, String> {
-    let default = Adjudication::FISHTEST.resign;
-    let Some(words) = words else {
-        return Ok(default);
-    };
-    if is_none(words) {
-        return Ok(None);
-    }
-    let mut rule = default.ok_or("no default resign rule")?;
-    for (key, value) in pairs(words, "--resign")? {
-        match key.as_str() {
-            "movecount" => rule.move_count = parse(&value, "--resign movecount")?,
-            "score" => rule.score = parse(&value, "--resign score")?,
-            "twosided" if value == "true" => {} // always two-sided
-            _ => return Err(format!("--resign: unknown setting '{key}={value}'")),
-        }
-    }
-    Ok(Some(rule))
+    rule(
+        words,
+        Adjudication::FISHTEST.resign,
+        "--resign",
+        |r, key, value| {
+            match key {
+                "movecount" => r.move_count = parse(value, key)?,
+                "score" => r.score = parse(value, key)?,
+                "twosided" if value == "true" => {} // always two-sided
+                _ => return Err(format!("unknown setting '{key}'")),
+            }
+            Ok(())
+        },
+    )
 }
 
 fn draw_rule(words: Option<&[String]>) -> Result<Option<DrawRule>, String> {
-    let default = Adjudication::FISHTEST.draw;
-    let Some(words) = words else {
-        return Ok(default);
-    };
-    if is_none(words) {
-        return Ok(None);
-    }
-    let mut rule = default.ok_or("no default draw rule")?;
-    for (key, value) in pairs(words, "--draw")? {
-        match key.as_str() {
-            "movenumber" => rule.move_number = parse(&value, "--draw movenumber")?,
-            "movecount" => rule.move_count = parse(&value, "--draw movecount")?,
-            "score" => rule.score = parse(&value, "--draw score")?,
-            _ => return Err(format!("--draw: unknown setting '{key}'")),
-        }
-    }
-    Ok(Some(rule))
+    rule(
+        words,
+        Adjudication::FISHTEST.draw,
+        "--draw",
+        |r, key, value| {
+            match key {
+                "movenumber" => r.move_number = parse(value, key)?,
+                "movecount" => r.move_count = parse(value, key)?,
+                "score" => r.score = parse(value, key)?,
+                _ => return Err(format!("unknown setting '{key}'")),
+            }
+            Ok(())
+        },
+    )
 }
 
 /// Distinct names, so that the PGN and the tables can tell two builds of one engine apart.

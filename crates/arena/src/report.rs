@@ -61,6 +61,15 @@ pub fn peak_memory_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The items joined, or "none".
+fn list_or_none(items: &[String], separator: &str) -> String {
+    if items.is_empty() {
+        "none".to_string()
+    } else {
+        items.join(separator)
+    }
+}
+
 fn stop_text(stop: StopReason) -> String {
     match stop {
         StopReason::AllGamesPlayed => "all games played".to_string(),
@@ -127,12 +136,7 @@ fn fault_lines(out: &mut String, config: &MatchConfig, results: &Results) {
             faults.push(format!("{}: {}", engine.name, kinds.join(", ")));
         }
     }
-    let faults = if faults.is_empty() {
-        "none".to_string()
-    } else {
-        faults.join("; ")
-    };
-    let _ = writeln!(out, "Faults: {faults}");
+    let _ = writeln!(out, "Faults: {}", list_or_none(&faults, "; "));
     let losses: Vec<String> = config
         .engines
         .iter()
@@ -140,12 +144,7 @@ fn fault_lines(out: &mut String, config: &MatchConfig, results: &Results) {
         .filter(|(_, n)| **n > 0)
         .map(|(e, n)| format!("{}: {n}", e.name))
         .collect();
-    let losses = if losses.is_empty() {
-        "none".to_string()
-    } else {
-        losses.join("; ")
-    };
-    let _ = writeln!(out, "Time losses: {losses}");
+    let _ = writeln!(out, "Time losses: {}", list_or_none(&losses, "; "));
 }
 
 // ANCHOR: summary
@@ -213,12 +212,7 @@ pub fn summary(config: &MatchConfig, outcome: &Outcome) -> String {
         .iter()
         .map(|(how, n)| format!("{n} {how}"))
         .collect();
-    let endings = if endings.is_empty() {
-        "none".to_string()
-    } else {
-        endings.join(", ")
-    };
-    let _ = writeln!(out, "Endings: {endings}");
+    let _ = writeln!(out, "Endings: {}", list_or_none(&endings, ", "));
     fault_lines(&mut out, config, results);
     let overhead = results.overhead;
     if overhead.moves > 0 {

@@ -19,26 +19,26 @@ fn build_cb2026() -> String {
 #[test]
 fn cb2026_plays_itself_at_fixed_nodes() {
     let cb2026 = build_cb2026();
-    let pgn = temp("cb2026.pgn");
-    let args = words(&format!(
-        "--engine cmd={cb2026} name=cb2026-a --engine cmd={cb2026} name=cb2026-b \
-         --each option.Hash=16 option.Threads=1 --tc nodes=2000 --rounds 3 -c 2 --seed 2026 \
-         --strict --max-faults 1 --openings file={} --pgn {}",
-        repo_file("data/openings/balanced.epd"),
-        pgn.display()
+    let engines = words(&format!(
+        "--engine cmd={cb2026} name=cb2026-a --engine cmd={cb2026} name=cb2026-b"
     ));
-    let run = run_for(&args, std::time::Duration::from_secs(300));
+    let extra = format!(
+        "--each option.Hash=16 option.Threads=1 --tc nodes=2000 --rounds 3 -c 2 --seed 2026 \
+         --strict --max-faults 1 {}",
+        balanced()
+    );
+    let played = play(engines, &extra, std::time::Duration::from_secs(300));
+    let (run, games) = (&played.run, &played.games);
     assert_eq!(run.code, 0, "{}", run.show());
     assert_eq!(run.line("Faults:"), "Faults: none");
     assert_eq!(run.line("Time losses:"), "Time losses: none");
-    let games = read_pgn(&pgn);
     assert_eq!(games.len(), 6, "{}", run.show());
-    let a = score_of(&games, "cb2026-a");
-    let b = score_of(&games, "cb2026-b");
+    let a = score_of(games, "cb2026-a");
+    let b = score_of(games, "cb2026-b");
     assert_eq!(a.0 + a.1 + a.2, 6);
     assert_eq!((a.0, a.1, a.2), (b.2, b.1, b.0));
-    assert_eq!(summary_wdl(&run), a);
-    for g in &games {
+    assert_eq!(summary_wdl(run), a);
+    for g in games {
         replay(g);
         assert_eq!(
             g.tag("PlyCount").and_then(|n| n.parse().ok()),
@@ -46,7 +46,9 @@ fn cb2026_plays_itself_at_fixed_nodes() {
         );
     }
     // The engine reported scores, and the PGN kept them.
-    let text = std::fs::read_to_string(&pgn).unwrap();
-    assert!(text.contains("{+") || text.contains("{-"), "{text}");
-    let _ = std::fs::remove_file(pgn);
+    assert!(
+        played.text.contains("{+") || played.text.contains("{-"),
+        "{}",
+        played.text
+    );
 }

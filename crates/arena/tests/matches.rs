@@ -5,10 +5,6 @@ mod common;
 use arena::pgn::PgnGame;
 use common::*;
 
-fn balanced() -> String {
-    format!("file={}", repo_file("data/openings/balanced.epd"))
-}
-
 /// Checks what every finished match's PGN must satisfy: each game replays legally from its FEN,
 /// `PlyCount` is the number of moves, and a game ended by the rules really is over.
 fn check_games(games: &[PgnGame]) {
@@ -31,35 +27,34 @@ fn check_games(games: &[PgnGame]) {
     }
 }
 
+/// A finished match that exited cleanly.
+fn ok(played: Played) -> Played {
+    assert_eq!(played.run.code, 0, "{}", played.run.show());
+    played
+}
+
 #[test]
 fn fake_match_pgn_reads_back_and_adds_up() {
-    let pgn = temp("match.pgn");
-    let mut args = fake("strong", "--strong --score");
-    args.extend(fake("weak", "--score --seed 9"));
-    args.extend(words(&format!(
-        "--tc nodes=1 --rounds 30 -c 2 --seed 11 --openings {} --pgn {}",
-        balanced(),
-        pgn.display()
-    )));
-    let run = run(&args);
-    assert_eq!(run.code, 0, "{}", run.show());
-    let games = read_pgn(&pgn);
+    let played = ok(play_fakes(
+        &[("strong", "--strong --score"), ("weak", "--score --seed 9")],
+        &format!("--tc nodes=1 --rounds 30 -c 2 --seed 11 {}", balanced()),
+    ));
+    let games = &played.games;
     assert_eq!(games.len(), 60);
-    check_games(&games);
-    let strong = score_of(&games, "strong");
+    check_games(games);
+    let strong = score_of(games, "strong");
     assert_eq!(strong.0 + strong.1 + strong.2, 60);
-    assert_eq!(summary_wdl(&run), strong);
+    assert_eq!(summary_wdl(&played.run), strong);
     assert!(strong.0 > strong.2, "{strong:?}");
     // 30 complete pairs in the pentanomial.
-    let penta = run.line("Pentanomial");
+    let penta = played.run.line("Pentanomial");
     let counts: u64 = penta[penta.find(": [").unwrap() + 3..penta.len() - 1]
         .split(", ")
         .map(|n| n.parse::<u64>().unwrap())
         .sum();
     assert_eq!(counts, 30, "{penta}");
     // The adjudicated games carry the scores in their comments.
-    assert!(std::fs::read_to_string(&pgn).unwrap().contains("/1 0.0"));
-    let _ = std::fs::remove_file(pgn);
+    assert!(played.text.contains("/1 0.0"));
 }
 
 #[test]
@@ -68,14 +63,14 @@ fn sprt_accepts_h1_for_a_stronger_engine_and_h0_for_a_weaker() {
         ("--strong --score", "--score", "H1 accepted"),
         ("--score", "--strong --score", "H0 accepted"),
     ] {
-        let mut args = fake("first", first);
-        args.extend(fake("second", second));
-        args.extend(words(&format!(
-            "--tc nodes=1 -c 2 --seed 5 --openings {} --sprt elo0=0 elo1=10",
-            balanced()
-        )));
-        let run = run(&args);
-        assert_eq!(run.code, 0, "{}", run.show());
+        let played = ok(play_fakes(
+            &[("first", first), ("second", second)],
+            &format!(
+                "--tc nodes=1 -c 2 --seed 5 --sprt elo0=0 elo1=10 {}",
+                balanced()
+            ),
+        ));
+        let run = &played.run;
         assert!(run.line("Ended:").ends_with(verdict), "{}", run.show());
         assert!(run.line("SPRT:").ends_with(verdict), "{}", run.show());
     }
@@ -83,18 +78,17 @@ fn sprt_accepts_h1_for_a_stronger_engine_and_h0_for_a_weaker() {
 
 #[test]
 fn gauntlet_reports_each_opponent() {
-    let mut args = fake("hero", "--strong --score");
-    args.extend(fake("rand-a", "--score --seed 1"));
-    args.extend(fake("rand-b", "--score --seed 2"));
-    args.extend(fake("greedy", "--strong --score --seed 3"));
-    args.extend(words(&format!(
-        "--tc nodes=1 --rounds 4 -c 2 --openings {}",
-        balanced()
-    )));
-    let run = run(&args);
-    assert_eq!(run.code, 0, "{}", run.show());
+    let played = ok(play_fakes(
+        &[
+            ("hero", "--strong --score"),
+            ("rand-a", "--score --seed 1"),
+            ("rand-b", "--score --seed 2"),
+            ("greedy", "--strong --score --seed 3"),
+        ],
+        &format!("--tc nodes=1 --rounds 4 -c 2 {}", balanced()),
+    ));
     for opponent in ["rand-a", "rand-b", "greedy", "total"] {
-        let row = run.line(opponent);
+        let row = played.run.line(opponent);
         let games: u64 = row.split_whitespace().nth(1).unwrap().parse().unwrap();
         assert_eq!(games, if opponent == "total" { 24 } else { 8 }, "{row}");
     }
@@ -102,16 +96,15 @@ fn gauntlet_reports_each_opponent() {
 
 /// (Round, White, FEN) of every game, sorted: the schedule, whatever order games finished in.
 fn schedule(seed: u64, concurrency: usize) -> Vec<(u64, String, String)> {
-    let pgn = temp("seed.pgn");
-    let mut args = fake("a", "");
-    args.extend(fake("b", ""));
-    args.extend(words(&format!(
-        "--tc nodes=1 --rounds 6 --maxmoves 10 --seed {seed} -c {concurrency} --openings {} --pgn {}",
-        balanced(),
-        pgn.display()
-    )));
-    assert_eq!(run(&args).code, 0);
-    let mut games: Vec<_> = read_pgn(&pgn)
+    let played = ok(play_fakes(
+        &[("a", ""), ("b", "")],
+        &format!(
+            "--tc nodes=1 --rounds 6 --maxmoves 10 --seed {seed} -c {concurrency} {}",
+            balanced()
+        ),
+    ));
+    let mut games: Vec<_> = played
+        .games
         .iter()
         .map(|g| {
             let tag = |t: &str| g.tag(t).unwrap_or_default().to_string();
@@ -119,7 +112,6 @@ fn schedule(seed: u64, concurrency: usize) -> Vec<(u64, String, String)> {
         })
         .collect();
     games.sort();
-    let _ = std::fs::remove_file(pgn);
     games
 }
 
@@ -138,21 +130,21 @@ fn the_same_seed_gives_the_same_schedule() {
 
 #[test]
 fn chess960_games_from_an_epd_book() {
-    let pgn = temp("960.pgn");
-    let mut args = fake("a", "--strong --score");
-    args.extend(fake("b", "--score"));
-    args.extend(words(&format!(
-        "--variant fischerandom --tc nodes=1 --rounds 8 --openings file={} --pgn {}",
-        repo_file("data/perft/chess960.epd"),
-        pgn.display()
-    )));
-    let run = run(&args);
-    assert_eq!(run.code, 0, "{}", run.show());
-    let games = read_pgn(&pgn);
-    assert_eq!(games.len(), 16);
-    assert!(games.iter().all(|g| g.tag("Variant") == Some("Chess960")));
-    check_games(&games);
-    let _ = std::fs::remove_file(pgn);
+    let played = ok(play_fakes(
+        &[("a", "--strong --score"), ("b", "--score")],
+        &format!(
+            "--variant fischerandom --tc nodes=1 --rounds 8 --openings file={}",
+            repo_file("data/perft/chess960.epd")
+        ),
+    ));
+    assert_eq!(played.games.len(), 16);
+    assert!(
+        played
+            .games
+            .iter()
+            .all(|g| g.tag("Variant") == Some("Chess960"))
+    );
+    check_games(&played.games);
 }
 
 #[test]
@@ -163,20 +155,21 @@ fn pgn_opening_book() {
         "[Event \"x\"]\n\n1. e4 c5 2. Nf3 d6 3. d4 cxd4 *\n\n[Event \"y\"]\n\n1. d4 Nf6 2. c4 e6 *\n",
     )
     .unwrap();
-    let pgn = temp("from-book.pgn");
-    let mut args = fake("a", "");
-    args.extend(fake("b", ""));
-    args.extend(words(&format!(
-        "--tc nodes=1 --rounds 2 --maxmoves 20 --openings file={} plies=4 order=sequential --pgn {}",
-        book.display(),
-        pgn.display()
-    )));
-    let run = run(&args);
-    assert_eq!(run.code, 0, "{}", run.show());
-    let games = read_pgn(&pgn);
-    assert_eq!(games.len(), 4);
-    check_games(&games);
-    let mut starts: Vec<_> = games.iter().map(|g| g.moves[..4].join(" ")).collect();
+    let played = ok(play_fakes(
+        &[("a", ""), ("b", "")],
+        &format!(
+            "--tc nodes=1 --rounds 2 --maxmoves 20 --openings file={} plies=4 order=sequential",
+            book.display()
+        ),
+    ));
+    let _ = std::fs::remove_file(book);
+    assert_eq!(played.games.len(), 4);
+    check_games(&played.games);
+    let mut starts: Vec<_> = played
+        .games
+        .iter()
+        .map(|g| g.moves[..4].join(" "))
+        .collect();
     starts.sort();
     assert_eq!(
         starts,
@@ -187,27 +180,23 @@ fn pgn_opening_book() {
             "e4 c5 Nf3 d6"
         ]
     );
-    let text = std::fs::read_to_string(&pgn).unwrap();
-    assert!(text.contains("1. e4 {book} 1... c5 {book}"), "{text}");
-    let _ = std::fs::remove_file(pgn);
-    let _ = std::fs::remove_file(book);
+    assert!(
+        played.text.contains("1. e4 {book} 1... c5 {book}"),
+        "{}",
+        played.text
+    );
 }
 
 #[test]
 fn clocks_are_kept_and_shown() {
-    let pgn = temp("clock.pgn");
-    let mut args = fake("a", "--use-time --strong --score");
-    args.extend(fake("b", "--use-time --score"));
-    args.extend(words(&format!(
-        "--tc 2+0.02 --rounds 1 -c 2 --strict --openings {} --pgn {}",
-        balanced(),
-        pgn.display()
-    )));
-    let run = run(&args);
-    assert_eq!(run.code, 0, "{}", run.show());
-    let text = std::fs::read_to_string(&pgn).unwrap();
-    assert!(text.contains("[TimeControl \"2+0.02\"]"));
-    assert!(text.contains("s left}"), "{text}");
-    assert_eq!(run.line("Time losses:"), "Time losses: none");
-    let _ = std::fs::remove_file(pgn);
+    let played = ok(play_fakes(
+        &[
+            ("a", "--use-time --strong --score"),
+            ("b", "--use-time --score"),
+        ],
+        &format!("--tc 2+0.02 --rounds 1 -c 2 --strict {}", balanced()),
+    ));
+    assert!(played.text.contains("[TimeControl \"2+0.02\"]"));
+    assert!(played.text.contains("s left}"), "{}", played.text);
+    assert_eq!(played.run.line("Time losses:"), "Time losses: none");
 }

@@ -5,15 +5,17 @@
 mod common;
 use common::*;
 
-fn instant_match(rounds: u32, pgn: &std::path::Path) -> Run {
-    let mut args = fake("a", "--strong --score");
-    args.extend(fake("b", "--score"));
-    args.extend(words(&format!(
-        "--tc nodes=1 --rounds {rounds} -c 2 --seed 1 --resign none --draw none --openings file={} --pgn {}",
-        repo_file("data/openings/balanced.epd"),
-        pgn.display()
-    )));
-    run(&args)
+fn instant_match(rounds: usize) -> Played {
+    let played = play_fakes(
+        &[("a", "--strong --score"), ("b", "--score")],
+        &format!(
+            "--tc nodes=1 --rounds {rounds} -c 2 --seed 1 --resign none --draw none {}",
+            balanced()
+        ),
+    );
+    assert_eq!(played.run.code, 0, "{}", played.run.show());
+    assert_eq!(played.games.len(), 2 * rounds);
+    played
 }
 
 fn number_after(line: &str, word: &str) -> f64 {
@@ -23,26 +25,21 @@ fn number_after(line: &str, word: &str) -> f64 {
 
 #[test]
 fn overhead_per_move_is_under_a_millisecond() {
-    let pgn = temp("overhead.pgn");
-    let run = instant_match(100, &pgn);
-    assert_eq!(run.code, 0, "{}", run.show());
-    let line = run.line("Arena overhead per move:");
+    let played = instant_match(100);
+    let line = played.run.line("Arena overhead per move:");
     let mean_us = number_after(line, "mean");
     let moves = number_after(line, " over ");
     assert!(moves > 5000.0, "{line}");
     assert!(mean_us < 1000.0, "{line}");
-    let _ = std::fs::remove_file(pgn);
 }
 
 #[test]
 fn memory_stays_flat_over_a_thousand_games() {
     let peak = |rounds| {
-        let pgn = temp("memory.pgn");
-        let run = instant_match(rounds, &pgn);
-        assert_eq!(run.code, 0, "{}", run.show());
-        assert_eq!(read_pgn(&pgn).len(), 2 * rounds as usize);
-        let _ = std::fs::remove_file(pgn);
-        number_after(run.line("Arena peak memory:"), "memory:")
+        number_after(
+            instant_match(rounds).run.line("Arena peak memory:"),
+            "memory:",
+        )
     };
     let (hundred, thousand) = (peak(50), peak(500));
     // A leak of even a kilobyte a game would show as a megabyte here.

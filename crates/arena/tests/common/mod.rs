@@ -63,26 +63,62 @@ pub fn run_for(args: &[String], limit: Duration) -> Run {
     run
 }
 
-pub fn run(args: &[String]) -> Run {
-    run_for(args, Duration::from_secs(120))
-}
-
 /// Splits a command line written as one string (no quoting needed in these tests).
 pub fn words(text: &str) -> Vec<String> {
     text.split_whitespace().map(String::from).collect()
 }
 
-/// `--engine` words for the fake engine with these flags.
-pub fn fake(name: &str, flags: &str) -> Vec<String> {
-    let mut w = vec![
-        "--engine".to_string(),
-        format!("cmd={FAKE}"),
-        format!("name={name}"),
-    ];
-    if !flags.is_empty() {
-        w.push(format!("args={flags}"));
+/// `--engine` words for fake engines, each given as (name, flags).
+pub fn fakes(engines: &[(&str, &str)]) -> Vec<String> {
+    let mut w = Vec::new();
+    for (name, flags) in engines {
+        w.extend([
+            "--engine".to_string(),
+            format!("cmd={FAKE}"),
+            format!("name={name}"),
+        ]);
+        if !flags.is_empty() {
+            w.push(format!("args={flags}"));
+        }
     }
     w
+}
+
+/// `--openings` with the repository's 3,000 balanced openings.
+pub fn balanced() -> String {
+    format!(
+        "--openings file={}",
+        repo_file("data/openings/balanced.epd")
+    )
+}
+
+/// A finished run with the games it wrote.
+pub struct Played {
+    pub run: Run,
+    pub games: Vec<PgnGame>,
+    pub text: String,
+}
+
+/// Runs arena with `engines` (`--engine` words) and the arguments `extra`; the games go to a
+/// fresh PGN file, which is read back and removed.
+pub fn play(engines: Vec<String>, extra: &str, limit: Duration) -> Played {
+    let pgn = temp("games.pgn");
+    let mut args = engines;
+    args.extend(words(extra));
+    args.extend(["--pgn".to_string(), pgn.display().to_string()]);
+    let run = run_for(&args, limit);
+    let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+    let _ = std::fs::remove_file(&pgn);
+    Played {
+        run,
+        games: pgn::parse(&text),
+        text,
+    }
+}
+
+/// [`play`] between fake engines, each given as (name, flags).
+pub fn play_fakes(engines: &[(&str, &str)], extra: &str) -> Played {
+    play(fakes(engines), extra, Duration::from_secs(120))
 }
 
 static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
@@ -95,11 +131,6 @@ pub fn temp(name: &str) -> PathBuf {
 
 pub fn repo_file(path: &str) -> String {
     format!("{}/../../{path}", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The games of a PGN file; none if arena did not create it.
-pub fn read_pgn(path: &PathBuf) -> Vec<PgnGame> {
-    std::fs::read_to_string(path).map_or(Vec::new(), |text| pgn::parse(&text))
 }
 
 /// Plays a PGN game's moves from its start position, failing the test on any illegal move, and

@@ -8,6 +8,7 @@ mod bitboard;
 mod castling;
 mod draw;
 mod fen;
+mod legality;
 #[cfg(test)]
 mod magic_search;
 mod make_move;

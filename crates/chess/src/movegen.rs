@@ -274,7 +274,7 @@ impl Position {
     /// cross must be empty (but for the two of them), and no square the king crosses or lands on
     /// may be attacked. Attacks are computed with both pieces lifted, which also catches the
     /// Chess960 case of a rook that shields its own king's destination.
-    fn castling_is_legal(&self, king: Square, rook: Square, side: CastleSide) -> bool {
+    pub(crate) fn castling_is_legal(&self, king: Square, rook: Square, side: CastleSide) -> bool {
         let rank = back_rank(self.side);
         let king_to = Square::new(side.king_file(), rank);
         let rook_to = Square::new(side.rook_file(), rank);
@@ -325,19 +325,6 @@ impl Position {
     /// Whether the side to move has any legal move.
     pub fn has_legal_moves(&self) -> bool {
         self.count_legal_moves() > 0
-    }
-
-    /// Whether `mv` is a legal move here. Safe to call with any move, e.g. one from a hash table.
-    pub fn is_legal(&self, mv: Move) -> bool {
-        let Some(piece) = self.piece_at(mv.from()) else {
-            return false;
-        };
-        if piece.color != self.side {
-            return false;
-        }
-        let mut list = MoveList::new();
-        self.generate::<MoveList, true, true>(&mut list);
-        list.contains(&mv)
     }
 
     /// Whether the move captures something (en passant included).

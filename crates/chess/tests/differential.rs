@@ -196,3 +196,40 @@ fn random_games_from_the_chess960_suite() {
 fn random_games_from_the_tricky_suite() {
     play_games("tricky.epd", CastlingMode::Chess960, 20, 80, 0xdead_beef);
 }
+
+/// `is_legal` on every one of the 65,536 possible 16-bit moves agrees with the generated list.
+#[test]
+fn single_move_legality_matches_generation() {
+    let mut rng = Rng(77);
+    let mut positions = Vec::new();
+    for (name, mode) in [
+        ("standard.epd", CastlingMode::Standard),
+        ("tricky.epd", CastlingMode::Chess960),
+    ] {
+        for fen in fens(name) {
+            let mut pos = Position::from_fen_with(&fen, mode).expect("suite FEN");
+            for _ in 0..6 {
+                positions.push(pos.clone());
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.make_move(moves[rng.below(moves.len())]);
+            }
+        }
+    }
+    for pos in &positions {
+        let legal = pos.legal_moves();
+        for bits in 1..=u16::MAX {
+            let Some(mv) = Move::from_bits(bits) else {
+                continue;
+            };
+            assert_eq!(
+                pos.is_legal(mv),
+                legal.contains(&mv),
+                "{mv:?} in {}",
+                pos.to_fen()
+            );
+        }
+    }
+}

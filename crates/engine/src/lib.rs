@@ -1,3 +1,27 @@
-//! cb2026's search and evaluation.
+//! cb2026's search and evaluation. The UCI crate drives it through [`Search::run`] with a
+//! position, [`Limits`] and a callback for [`Info`]; the search itself knows no protocol.
+
+pub mod bench;
+pub mod eval;
+pub mod history;
+pub mod movepick;
+pub mod notes;
+pub mod params;
+pub mod pv;
+mod quiescence;
+pub mod root;
+pub mod score;
+pub mod search;
+pub mod techniques;
+pub mod time;
+pub mod tt;
 
 pub use chess;
+pub use eval::{EvalTrace, Evaluator, PstEvaluator};
+pub use notes::{Note, Notes};
+pub use params::{PARAMS, Params};
+pub use root::{Info, SearchOptions, SearchResult};
+pub use search::{Search, Signals};
+pub use techniques::{TECHNIQUES, Techniques};
+pub use time::Limits;
+pub use tt::{Bound, TranspositionTable};

@@ -1,0 +1,100 @@
+//! Counters of search events, for the `stats` command: how often each technique was tried and
+//! how often it paid off. The search calls `self.note(Note::X)` where an event happens.
+
+macro_rules! notes {
+    ($($name:ident: $doc:literal;)*) => {
+        /// A search event worth counting.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Note {
+            $(#[doc = $doc] $name,)*
+        }
+
+        impl Note {
+            pub const ALL: &[Note] = &[$(Note::$name,)*];
+            pub const COUNT: usize = Note::ALL.len();
+
+            /// What the counter counts, in words.
+            pub const fn meaning(self) -> &'static str {
+                match self {
+                    $(Note::$name => $doc,)*
+                }
+            }
+
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Note::$name => stringify!($name),)*
+                }
+            }
+        }
+    };
+}
+
+notes! {
+    Nodes: "nodes of the main search (positions entered with depth > 0)";
+    QNodes: "nodes of the quiescence search";
+    BetaCutoff: "nodes that failed high (a move reached beta)";
+    FirstMoveCutoff: "fail-high nodes where the first move searched cut off (move ordering quality)";
+    PvsResearch: "null-window searches that failed high and were searched again with the full window";
+    AspirationFailLow: "iterations whose aspiration window failed low and was widened";
+    AspirationFailHigh: "iterations whose aspiration window failed high and was widened";
+    MateDistancePruning: "nodes cut because no score inside the window was possible any more";
+    CheckExtension: "moves that gave check and were searched a ply deeper";
+    Draw: "nodes scored as draws by repetition, the fifty-move rule or insufficient material";
+    StandPat: "quiescence nodes cut off by the static evaluation alone";
+    TtHit: "nodes (main and quiescence) that found their position in the transposition table";
+    TtCutoff: "nodes that returned the table's score without searching";
+    KillerCutoff: "fail-high nodes where a killer move cut off";
+}
+
+/// One counter per note.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notes {
+    counts: [u64; Note::COUNT],
+}
+
+impl Default for Notes {
+    fn default() -> Notes {
+        Notes {
+            counts: [0; Note::COUNT],
+        }
+    }
+}
+
+impl Notes {
+    #[inline(always)]
+    pub fn add(&mut self, note: Note) {
+        self.counts[note as usize] += 1;
+    }
+
+    pub fn get(&self, note: Note) -> u64 {
+        self.counts[note as usize]
+    }
+
+    pub fn clear(&mut self) {
+        self.counts = [0; Note::COUNT];
+    }
+
+    /// Adds another set of counters to this one (several threads, several bench positions).
+    pub fn merge(&mut self, other: &Notes) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts.iter()) {
+            *a += b;
+        }
+    }
+
+    /// One line per counter: name, count, meaning. Counters of techniques that never fired stay
+    /// in the list with a zero, so a switched-off technique shows as such.
+    pub fn report(&self) -> String {
+        let width = Note::ALL.iter().map(|n| n.name().len()).max().unwrap_or(0);
+        Note::ALL
+            .iter()
+            .map(|&n| {
+                format!(
+                    "{:width$}  {:>12}  {}\n",
+                    n.name(),
+                    self.get(n),
+                    n.meaning()
+                )
+            })
+            .collect()
+    }
+}

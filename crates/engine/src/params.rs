@@ -1,0 +1,126 @@
+//! Every tunable number of the search in one table: name, default, range and SPSA step.
+//!
+//! The search reads them as `p.name`. `set NAME VALUE` and `setoption` change them; built with
+//! `--features tune` they are listed as UCI spin options, and `cb2026 spsa` prints them in
+//! OpenBench's SPSA input format.
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamInfo {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    /// The SPSA perturbation size (OpenBench's `c_end`).
+    pub step: i32,
+    pub doc: &'static str,
+}
+
+macro_rules! params {
+    ($($name:ident: $default:expr, $min:expr, $max:expr, $step:expr, $doc:literal;)*) => {
+        /// The search's tunable numbers.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Params {
+            $(#[doc = $doc] pub $name: i32,)*
+        }
+
+        impl Default for Params {
+            fn default() -> Params {
+                Params { $($name: $default,)* }
+            }
+        }
+
+        /// The table, in declaration order.
+        pub const PARAMS: &[ParamInfo] = &[
+            $(ParamInfo { name: stringify!($name), default: $default, min: $min, max: $max, step: $step, doc: $doc },)*
+        ];
+
+        impl Params {
+            fn slot(&mut self, name: &str) -> Option<&mut i32> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)*
+                    _ => None,
+                }
+            }
+
+            /// The value of the parameter called `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $(stringify!($name) => Some(self.$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+params! {
+    // Chapter 6: iterative deepening.
+    aspiration_window: 25, 5, 100, 5, "half-width of the first aspiration window, in centipawns";
+    aspiration_min_depth: 5, 1, 12, 1, "the first depth searched with an aspiration window";
+    // Chapter 9: move ordering.
+    history_bonus_per_depth: 160, 16, 512, 16, "history bonus per ply of depth for a move that cut off";
+    history_bonus_base: -80, -400, 400, 20, "history bonus at depth 0 (added to the per-depth part)";
+    history_bonus_max: 1600, 200, 4000, 100, "the largest history bonus or malus";
+}
+
+/// The largest magnitude a history score reaches (the "gravity" limit).
+pub const HISTORY_MAX: i32 = 16_384;
+
+impl Params {
+    /// Changes one parameter, checking the name and the range.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        let info = PARAMS
+            .iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| format!("no parameter called '{name}'"))?;
+        if !(info.min..=info.max).contains(&value) {
+            return Err(format!(
+                "{name} must be from {} to {}, not {value}",
+                info.min, info.max
+            ));
+        }
+        if let Some(slot) = self.slot(name) {
+            *slot = value;
+        }
+        Ok(())
+    }
+
+    /// OpenBench's SPSA input: `name, int, default, min, max, c_end, r_end`, one per line.
+    pub fn spsa_input() -> String {
+        PARAMS
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}, int, {}, {}, {}, {}, 0.002\n",
+                    p.name, p.default, p.min, p.max, p.step
+                )
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_set_checks_them() {
+        let mut p = Params::default();
+        for info in PARAMS {
+            assert!(
+                info.min <= info.default && info.default <= info.max,
+                "{}",
+                info.name
+            );
+            assert!(info.step > 0, "{}", info.name);
+            assert_eq!(p.get(info.name), Some(info.default));
+        }
+        assert!(p.set("aspiration_window", 40).is_ok());
+        assert_eq!(p.aspiration_window, 40);
+        assert!(p.set("aspiration_window", 1_000_000).is_err());
+        assert!(p.set("no_such_thing", 1).is_err());
+        assert_eq!(p.aspiration_window, 40);
+        assert_eq!(Params::spsa_input().lines().count(), PARAMS.len());
+    }
+}

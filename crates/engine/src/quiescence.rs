@@ -1,0 +1,135 @@
+//! The quiescence search: at the horizon, keep searching captures until the position is quiet,
+//! so the static evaluation is never trusted in the middle of an exchange.
+
+use crate::movepick::MovePicker;
+use crate::notes::Note;
+use crate::pv::Pv;
+use crate::score::{DRAW, INFINITE, MAX_PLY, mated_in, score_from_tt};
+use crate::search::Search;
+use crate::tt::{Bound, TtEntry};
+use chess::Position;
+
+impl Search {
+    // ANCHOR: quiescence
+    /// Captures and promotions only, with "stand pat": the side to move may decline them all and
+    /// keep the static evaluation. In check there is no standing pat: every evasion is searched.
+    pub(crate) fn quiescence(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        pv: &mut Pv,
+    ) -> i32 {
+        pv.clear();
+        if !self.techniques.quiescence {
+            return self.evaluate(pos);
+        }
+        let pv_node = beta - alpha > 1;
+        self.nodes += 1;
+        self.note(Note::QNodes);
+        if self.should_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw(pos) {
+            self.note(Note::Draw);
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+
+        let tt_entry = if self.techniques.tt {
+            self.tt.probe(pos.hash())
+        } else {
+            None
+        };
+        if let Some(entry) = tt_entry {
+            self.note(Note::TtHit);
+            let score = score_from_tt(entry.score, ply);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if !pv_node && usable {
+                self.note(Note::TtCutoff);
+                return score;
+            }
+        }
+
+        let in_check = pos.is_check();
+        let mut best_score;
+        let static_eval;
+        if in_check {
+            best_score = -INFINITE;
+            static_eval = -INFINITE;
+        } else {
+            static_eval = match tt_entry {
+                Some(entry) => entry.static_eval,
+                None => self.evaluate(pos),
+            };
+            // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
+            if static_eval >= beta {
+                self.note(Note::StandPat);
+                return static_eval;
+            }
+            alpha = alpha.max(static_eval);
+            best_score = static_eval;
+        }
+
+        let original_alpha = alpha;
+        let mut picker = MovePicker::quiescence(pos, tt_entry.and_then(|e| e.mv));
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut child_pv = Pv::new();
+        while let Some(mv) = picker.next(pos, &self.history, &self.techniques) {
+            let child = self.play(pos, mv, ply);
+            searched += 1;
+            let score = -self.quiescence(&child, ply + 1, -beta, -alpha, &mut child_pv);
+            self.unplay();
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    alpha = score;
+                    if pv_node {
+                        pv.set(mv, &child_pv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if in_check && searched == 0 {
+            return mated_in(ply);
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.store(
+            pos,
+            ply,
+            TtEntry {
+                mv: best_move,
+                score: best_score,
+                static_eval,
+                depth: 0,
+                bound,
+                tt_pv: pv_node,
+            },
+        );
+        best_score
+    }
+    // ANCHOR_END: quiescence
+}

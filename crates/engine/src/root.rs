@@ -1,0 +1,349 @@
+//! Iterative deepening at the root: depth 1, 2, 3... each inside an aspiration window around the
+//! last score, several principal variations if asked (MultiPV), until a limit says stop.
+
+use crate::notes::Note;
+use crate::pv::Pv;
+use crate::score::{INFINITE, MAX_PLY, mate_in};
+use crate::search::Search;
+use crate::time::{Limits, TimeManager, allot};
+use crate::tt::Bound;
+use chess::{Move, Position};
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// A legal move at the root with what the last iterations found for it.
+#[derive(Clone)]
+pub struct RootMove {
+    pub mv: Move,
+    /// This iteration's score; `-INFINITE` if it was only shown to be no better than the best.
+    pub score: i32,
+    pub previous_score: i32,
+    pub pv: Pv,
+    pub seldepth: usize,
+}
+
+/// What the search reports after each iteration (or a window failure), for `info` lines.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: usize,
+    /// 1 for the best line, 2 for the second best...
+    pub multipv: usize,
+    pub score: i32,
+    /// `Some` when the score is only a bound (an aspiration window failed).
+    pub bound: Option<Bound>,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: usize,
+    pub pv: Vec<Move>,
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// `None` when there is no legal move.
+    pub best_move: Option<Move>,
+    /// The reply the search expects, for pondering.
+    pub ponder_move: Option<Move>,
+    pub score: i32,
+    pub depth: i32,
+    pub nodes: u64,
+}
+
+/// Settings of one search that come from UCI options.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    pub multipv: usize,
+    /// Milliseconds lost per move between engine and GUI (`Move Overhead`).
+    pub move_overhead: u64,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            multipv: 1,
+            move_overhead: 10,
+        }
+    }
+}
+
+impl Search {
+    /// Searches `pos` (reached through the positions hashed in `history`, oldest first) within
+    /// `limits`, reporting each iteration to `report`.
+    pub fn run(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.start(pos, history, limits, options);
+        let mut result = SearchResult {
+            best_move: None,
+            ponder_move: None,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+        };
+        if self.root_moves.is_empty() {
+            return result;
+        }
+        result.best_move = Some(self.root_moves[0].mv);
+
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let multipv = options.multipv.clamp(1, self.root_moves.len());
+        let mut stable_iterations = 0;
+        for depth in 1..=max_depth {
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+                rm.score = -INFINITE;
+            }
+            let previous_best = self.root_moves[0].mv;
+            for pv_index in 0..multipv {
+                self.aspiration(pos, depth, pv_index, report);
+                if self.aborted {
+                    break;
+                }
+            }
+            // An interrupted iteration still counts if its first move was searched through: the
+            // moves sorted before it are then really better.
+            if self.aborted && self.root_moves[0].score == -INFINITE {
+                break;
+            }
+            let best = &self.root_moves[0];
+            result.best_move = Some(best.mv);
+            result.score = if best.score == -INFINITE {
+                best.previous_score
+            } else {
+                best.score
+            };
+            result.ponder_move = best.pv.moves().nth(1);
+            if self.aborted {
+                break;
+            }
+            result.depth = depth;
+            for k in 0..multipv {
+                report(&self.info(depth, k, None));
+            }
+
+            stable_iterations = if best.mv == previous_best {
+                stable_iterations + 1
+            } else {
+                0
+            };
+            if self.should_finish(limits, result.score, stable_iterations) {
+                break;
+            }
+        }
+        self.wait_while_pondering();
+        result.nodes = self.nodes;
+        result
+    }
+
+    fn start(&mut self, pos: &Position, history: &[u64], limits: &Limits, options: &SearchOptions) {
+        self.notes.clear();
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.aborted = false;
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.evaluator.reset(pos);
+        self.tt.new_search();
+        self.time = TimeManager::new(allot(limits, pos.side_to_move(), options.move_overhead));
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.infinite = limits.infinite;
+        self.was_pondering = limits.ponder;
+        self.root_moves = pos
+            .legal_moves()
+            .iter()
+            .filter(|mv| limits.searchmoves.is_empty() || limits.searchmoves.contains(mv))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: Pv::new(),
+                seldepth: 0,
+            })
+            .collect();
+        // The hash move from an earlier search goes first.
+        if let Some(tt_move) = self.tt.probe(pos.hash()).and_then(|e| e.mv) {
+            if let Some(i) = self.root_moves.iter().position(|rm| rm.mv == tt_move) {
+                self.root_moves[..=i].rotate_right(1);
+            }
+        }
+    }
+
+    /// After a completed iteration: stop for a found mate, the clock, or a forced move.
+    fn should_finish(&mut self, limits: &Limits, score: i32, stable_iterations: u32) -> bool {
+        if let Some(moves) = limits.mate {
+            if moves > 0 && score >= mate_in(2 * moves as usize - 1) {
+                return true;
+            }
+        }
+        if self.signals.pondering.load(Ordering::Relaxed) || self.infinite {
+            return false;
+        }
+        if self.was_pondering {
+            self.was_pondering = false;
+            self.time.restart();
+        }
+        if limits.is_timed() && self.root_moves.len() == 1 {
+            return true;
+        }
+        // A best move that keeps changing earns more time; a settled one, less.
+        let scale = match stable_iterations {
+            0 => 1.4,
+            1 => 1.15,
+            2 => 1.0,
+            _ => 0.85,
+        };
+        self.time.soft_expired(scale)
+    }
+
+    /// In `go infinite` and `go ponder` the best move may only be sent after `stop` or `ponderhit`.
+    fn wait_while_pondering(&self) {
+        while !self.signals.stop.load(Ordering::Relaxed)
+            && (self.infinite || self.signals.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    // ANCHOR: aspiration
+    /// One iteration for the line `pv_index`, in a window around its previous score that widens
+    /// each time the score falls outside it.
+    fn aspiration(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        pv_index: usize,
+        report: &mut dyn FnMut(&Info),
+    ) {
+        let previous = self.root_moves[pv_index].previous_score;
+        let mut delta = self.params.aspiration_window;
+        let (mut alpha, mut beta) = (-INFINITE, INFINITE);
+        if self.techniques.aspiration
+            && depth >= self.params.aspiration_min_depth
+            && previous.abs() < INFINITE
+        {
+            alpha = (previous - delta).max(-INFINITE);
+            beta = (previous + delta).min(INFINITE);
+        }
+        loop {
+            let score = self.root_search(pos, depth, alpha, beta, pv_index);
+            // Best first; ties keep their order, so the previous best stays ahead of equals.
+            self.root_moves[pv_index..].sort_by_key(|rm| -rm.score);
+            if self.aborted {
+                return;
+            }
+            let bound = if score <= alpha {
+                self.note(Note::AspirationFailLow);
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                Bound::Upper
+            } else if score >= beta {
+                self.note(Note::AspirationFailHigh);
+                beta = (score + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if self.time.elapsed() > Duration::from_secs(1) {
+                report(&self.info(depth, pv_index, Some(bound)));
+            }
+            delta += delta / 2;
+        }
+    }
+    // ANCHOR_END: aspiration
+
+    /// The root node: like [`Search::search`], over the root moves from `pv_index` on.
+    fn root_search(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_index: usize,
+    ) -> i32 {
+        self.nodes += 1;
+        self.note(Note::Nodes);
+        let mut best = -INFINITE;
+        let mut child_pv = Pv::new();
+        for i in pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            self.seldepth = 0;
+            let child = self.play(pos, mv, 0);
+            let mut extension = 0;
+            if self.techniques.check_extension && child.is_check() {
+                self.note(Note::CheckExtension);
+                extension = 1;
+            }
+            let new_depth = depth - 1 + extension;
+            let score = if i == pv_index || !self.techniques.pvs {
+                -self.search(&child, new_depth, 1, -beta, -alpha, false, &mut child_pv)
+            } else {
+                let score = -self.search(
+                    &child,
+                    new_depth,
+                    1,
+                    -alpha - 1,
+                    -alpha,
+                    true,
+                    &mut child_pv,
+                );
+                if score > alpha && score < beta {
+                    self.note(Note::PvsResearch);
+                    -self.search(&child, new_depth, 1, -beta, -alpha, false, &mut child_pv)
+                } else {
+                    score
+                }
+            };
+            self.unplay();
+            if self.aborted {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_index || score > alpha {
+                rm.score = score;
+                rm.pv.set(mv, &child_pv);
+                rm.seldepth = self.seldepth;
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn info(&self, depth: i32, pv_index: usize, bound: Option<Bound>) -> Info {
+        let rm = &self.root_moves[pv_index];
+        let score = if rm.score == -INFINITE {
+            rm.previous_score
+        } else {
+            rm.score
+        };
+        Info {
+            depth,
+            seldepth: rm.seldepth.max(1),
+            multipv: pv_index + 1,
+            score,
+            bound,
+            nodes: self.nodes,
+            time: self.time.elapsed(),
+            hashfull: self.tt.hashfull(),
+            pv: rm.pv.to_vec(),
+        }
+    }
+}

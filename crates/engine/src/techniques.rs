@@ -1,0 +1,114 @@
+//! One switch per technique, read in the search as `self.techniques.name`.
+//!
+//! `set NAME on|off` flips one, and so does `setoption name NAME value true|false`, so that a
+//! match runner can play the engine against itself with a technique switched off.
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug)]
+pub struct TechniqueInfo {
+    pub name: &'static str,
+    pub default: bool,
+    /// The book chapter that describes it.
+    pub chapter: &'static str,
+    pub doc: &'static str,
+}
+
+macro_rules! techniques {
+    ($($name:ident: $default:expr, $chapter:literal, $doc:literal;)*) => {
+        /// Which techniques the search uses.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Techniques {
+            $(#[doc = $doc] pub $name: bool,)*
+        }
+
+        impl Default for Techniques {
+            fn default() -> Techniques {
+                Techniques { $($name: $default,)* }
+            }
+        }
+
+        pub const TECHNIQUES: &[TechniqueInfo] = &[
+            $(TechniqueInfo { name: stringify!($name), default: $default, chapter: $chapter, doc: $doc },)*
+        ];
+
+        impl Techniques {
+            fn slot(&mut self, name: &str) -> Option<&mut bool> {
+                match name {
+                    $(stringify!($name) => Some(&mut self.$name),)*
+                    _ => None,
+                }
+            }
+
+            pub fn get(&self, name: &str) -> Option<bool> {
+                match name {
+                    $(stringify!($name) => Some(self.$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+techniques! {
+    pvs: true, "6", "principal variation search: null windows after the first move, re-search on fail high";
+    aspiration: true, "6", "aspiration windows around the previous iteration's score";
+    mate_distance_pruning: true, "6", "cut nodes that can't beat a mate already found nearer the root";
+    check_extension: true, "6", "search moves that give check one ply deeper";
+    quiescence: true, "7", "resolve captures at the leaves instead of trusting the static evaluation";
+    tt: true, "8", "the transposition table: cutoffs, the hash move and stored evaluations";
+    mvv_lva: true, "9", "order captures by most valuable victim, least valuable attacker";
+    killers: true, "9", "try two quiet moves that cut off at the same ply before other quiet moves";
+    history: true, "9", "order quiet moves by how often they cut off before (butterfly history with gravity)";
+}
+
+impl Techniques {
+    /// Switches one technique on or off.
+    pub fn set(&mut self, name: &str, on: bool) -> Result<(), String> {
+        match self.slot(name) {
+            Some(slot) => {
+                *slot = on;
+                Ok(())
+            }
+            None => Err(format!("no technique called '{name}'")),
+        }
+    }
+
+    /// Everything off: the plain alpha-beta search the book starts from.
+    pub fn none() -> Techniques {
+        let mut t = Techniques::default();
+        for info in TECHNIQUES {
+            let _ = t.set(info.name, false);
+        }
+        t
+    }
+}
+
+/// Reads `on`/`off` (and `true`/`false`, `1`/`0`).
+pub fn parse_switch(value: &str) -> Option<bool> {
+    match value.to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" => Some(true),
+        "off" | "false" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn switches_by_name() {
+        let mut t = Techniques::default();
+        assert!(t.set("killers", false).is_ok());
+        assert!(!t.killers);
+        assert_eq!(t.get("killers"), Some(false));
+        assert!(t.set("nonsense", true).is_err());
+        assert!(
+            TECHNIQUES
+                .iter()
+                .all(|i| Techniques::none().get(i.name) == Some(false))
+        );
+        assert_eq!(parse_switch("ON"), Some(true));
+        assert_eq!(parse_switch("maybe"), None);
+    }
+}

@@ -1,0 +1,169 @@
+//! How long to think: the search's limits and the soft and hard time limits drawn from the clock.
+
+use chess::{Color, Move};
+use std::time::{Duration, Instant};
+
+/// What `go` asked for. Times are in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub wtime: Option<u64>,
+    pub btime: Option<u64>,
+    pub winc: Option<u64>,
+    pub binc: Option<u64>,
+    pub movestogo: Option<u32>,
+    pub movetime: Option<u64>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    /// Stop once a mate in this many moves (or fewer) is found.
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+    /// Search only these root moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    pub fn depth(depth: i32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Whether a clock (or fixed move time) limits the search.
+    pub fn is_timed(&self) -> bool {
+        self.movetime.is_some() || self.wtime.is_some() || self.btime.is_some()
+    }
+}
+
+/// Moves the time allotment assumes are left when the GUI doesn't say (sudden death).
+const DEFAULT_MOVES_TO_GO: u64 = 30;
+
+/// The soft limit: don't start another iteration past it. The hard limit: stop wherever we are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeLimits {
+    pub soft: Duration,
+    pub hard: Duration,
+}
+
+// ANCHOR: allot
+/// Divides the remaining time. `overhead` (the `Move Overhead` option) is time lost between the
+/// engine's answer and the GUI's clock, so it is never counted as usable.
+pub fn allot(limits: &Limits, side: Color, overhead: u64) -> Option<TimeLimits> {
+    if let Some(movetime) = limits.movetime {
+        let t = Duration::from_millis(movetime.saturating_sub(overhead).max(1));
+        return Some(TimeLimits { soft: t, hard: t });
+    }
+    let (time, inc) = match side {
+        Color::White => (limits.wtime?, limits.winc.unwrap_or(0)),
+        Color::Black => (limits.btime?, limits.binc.unwrap_or(0)),
+    };
+    let usable = time.saturating_sub(overhead);
+    let moves = limits
+        .movestogo
+        .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
+    // The time for the coming moves, shared out evenly: each brings its increment but also loses
+    // the overhead again.
+    let total = usable + inc.saturating_sub(overhead).saturating_mul(moves - 1);
+    let soft = total / moves;
+    // An iteration may overrun the soft limit; the hard limit caps that at a few times the
+    // average, and never more than three quarters of what is left.
+    let hard = (soft * 3).min(usable * 3 / 4);
+    Some(TimeLimits {
+        soft: Duration::from_millis(soft.min(hard).max(1)),
+        hard: Duration::from_millis(hard.max(1)),
+    })
+}
+// ANCHOR_END: allot
+
+/// The clock of one search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    limits: Option<TimeLimits>,
+}
+
+impl TimeManager {
+    pub fn new(limits: Option<TimeLimits>) -> TimeManager {
+        TimeManager {
+            start: Instant::now(),
+            limits,
+        }
+    }
+
+    /// Starts the clock again (at `ponderhit`: the time spent pondering was the opponent's).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Past the hard limit: stop now.
+    pub fn hard_expired(&self) -> bool {
+        self.limits.is_some_and(|l| self.elapsed() >= l.hard)
+    }
+
+    // ANCHOR: soft_expired
+    /// Whether to start no further iteration. The next one would take several times as long as
+    /// everything so far, so stopping once half the soft limit is spent keeps the average time
+    /// per move near the soft limit. `scale` above 1 gives an unsettled search more time.
+    pub fn soft_expired(&self, scale: f64) -> bool {
+        self.limits
+            .is_some_and(|l| self.elapsed().as_secs_f64() >= 0.5 * l.soft.as_secs_f64() * scale)
+    }
+    // ANCHOR_END: soft_expired
+
+    pub fn limits(&self) -> Option<TimeLimits> {
+        self.limits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(time: u64, inc: u64, movestogo: Option<u32>) -> Limits {
+        Limits {
+            wtime: Some(time),
+            btime: Some(time),
+            winc: Some(inc),
+            binc: Some(inc),
+            movestogo,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn limits_stay_inside_the_clock() {
+        for (time, inc, mtg) in [
+            (1000, 10, None),
+            (10_000, 100, None),
+            (10_000, 0, Some(40)),
+            (100, 0, None),
+            (5, 0, None),
+            (300, 0, Some(1)),
+            (60_000, 0, Some(1)),
+        ] {
+            let l = allot(&clock(time, inc, mtg), Color::White, 10).unwrap();
+            assert!(l.soft <= l.hard, "{time} {inc} {mtg:?}: {l:?}");
+            let usable = time.saturating_sub(10);
+            assert!(
+                l.hard.as_millis() as u64 <= (usable * 3 / 4).max(1),
+                "{time} {inc} {mtg:?}: {l:?}"
+            );
+        }
+        let l = allot(&clock(10_000, 100, None), Color::Black, 10).unwrap();
+        assert_eq!(l.soft, Duration::from_millis((9990 + 90 * 29) / 30));
+        let movetime = Limits {
+            movetime: Some(500),
+            ..Limits::default()
+        };
+        assert_eq!(
+            allot(&movetime, Color::White, 10).unwrap().hard,
+            Duration::from_millis(490)
+        );
+        assert_eq!(allot(&Limits::depth(5), Color::White, 10), None);
+    }
+}

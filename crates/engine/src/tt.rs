@@ -1,0 +1,329 @@
+//! The transposition table: a large hash table of search results, shared by all search threads.
+//!
+//! Each entry is two 64-bit atomics: the data, and the position's key XORed with the data. A
+//! reader accepts an entry only if the two agree with the key it looks for, so an entry torn by
+//! two threads writing at once is simply not found (Hyatt and Mann's lockless hashing). Relaxed
+//! atomics make this free of undefined behaviour at the cost of nothing on x86.
+
+use chess::Move;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// What a stored score says about the true score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most this (no move reached alpha).
+    Upper,
+    /// The true score is at least this (a move reached beta).
+    Lower,
+    /// The true score.
+    Exact,
+}
+
+/// One search result, as read back from the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtEntry {
+    pub mv: Option<Move>,
+    /// Adjusted for mate distance from this node (see `score_to_tt`).
+    pub score: i32,
+    pub static_eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+    /// The position was once on a principal variation.
+    pub tt_pv: bool,
+}
+
+// Data word layout: move 16 bits, score 16, static eval 16, depth 8, bound 2, tt_pv 1, age 5.
+const AGE_BITS: u32 = 5;
+const AGE_CYCLE: u8 = 1 << AGE_BITS;
+
+fn pack(entry: &TtEntry, age: u8) -> u64 {
+    let mv = entry.mv.map_or(0, Move::to_bits) as u64;
+    let score = entry.score as i16 as u16 as u64;
+    let eval = entry.static_eval as i16 as u16 as u64;
+    let depth = entry.depth.clamp(0, 255) as u64;
+    let bound = match entry.bound {
+        Bound::Upper => 1u64,
+        Bound::Lower => 2,
+        Bound::Exact => 3,
+    };
+    mv | score << 16
+        | eval << 32
+        | depth << 48
+        | bound << 56
+        | (entry.tt_pv as u64) << 58
+        | (age as u64) << 59
+}
+
+/// `None` for an empty slot (bound bits 0).
+fn unpack(data: u64) -> Option<(TtEntry, u8)> {
+    let bound = match (data >> 56) & 3 {
+        0 => return None,
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        _ => Bound::Exact,
+    };
+    let entry = TtEntry {
+        mv: Move::from_bits(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        static_eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32,
+        bound,
+        tt_pv: (data >> 58) & 1 == 1,
+    };
+    Some((entry, (data >> 59) as u8))
+}
+
+#[derive(Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+const SLOTS: usize = 4;
+
+/// Four slots in one 64-byte cache line: a probe touches one line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket {
+    slots: [Slot; SLOTS],
+}
+
+pub struct TranspositionTable {
+    buckets: Box<[Bucket]>,
+    /// Increases by one per search, so entries from old searches can be told apart and replaced.
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of `mib` mebibytes (at least one bucket).
+    ///
+    /// # Panics
+    /// If the memory can't be had; [`TranspositionTable::try_new`] reports that instead.
+    pub fn new(mib: usize) -> TranspositionTable {
+        match TranspositionTable::try_new(mib) {
+            Ok(tt) => tt,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of `mib` mebibytes, or an error if the system won't give that much memory.
+    pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
+        let count = (mib.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
+        let too_much = || format!("can't allocate a hash table of {mib} MiB");
+        let layout = std::alloc::Layout::array::<Bucket>(count).map_err(|_| too_much())?;
+        // Zeroed memory straight from the allocator, so that a size the system can't provide
+        // fails here (null) and becomes an error message instead of aborting the engine.
+        // SAFETY: `layout` has a non-zero size (count >= 1 and a Bucket is 64 bytes).
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+        if ptr.is_null() {
+            return Err(too_much());
+        }
+        // SAFETY: `ptr` comes from the global allocator with the layout of `count` Buckets, which
+        // `Box<[Bucket]>` frees with the same layout; all-zero bytes are a valid Bucket (its
+        // fields are atomics, for which zero is a valid value).
+        let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, count)) };
+        Ok(TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        })
+    }
+
+    pub fn size_mib(&self) -> usize {
+        (self.buckets.len() * size_of::<Bucket>()) >> 20
+    }
+
+    /// Empties the table. Not to be called during a search.
+    pub fn clear(&self) {
+        for slot in self.buckets.iter().flat_map(|b| b.slots.iter()) {
+            slot.data.store(0, Ordering::Relaxed);
+            slot.key_xor_data.store(0, Ordering::Relaxed);
+        }
+        self.age.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become the first to be replaced.
+    pub fn new_search(&self) {
+        let age = (self.age() + 1) % AGE_CYCLE;
+        self.age.store(age, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn age(&self) -> u8 {
+        self.age.load(Ordering::Relaxed)
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Multiply-shift maps the key onto the table without a division.
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Hints the processor to fetch the bucket for `key` (before making the move that leads there).
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is only a hint and never faults; `ptr` points into `buckets`.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    // ANCHOR: probe
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data).map(|(entry, _)| entry);
+            }
+        }
+        None
+    }
+    // ANCHOR_END: probe
+
+    // ANCHOR: store
+    /// Stores a search result. The slot chosen is the one already holding this key, else an empty
+    /// one, else the one whose entry is least worth keeping (shallow and old).
+    pub fn store(&self, key: u64, entry: TtEntry) {
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        let mut old = None;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            let Some((stored, age)) = unpack(data) else {
+                if victim_worth > i32::MIN {
+                    victim = slot;
+                    victim_worth = i32::MIN;
+                }
+                continue;
+            };
+            if slot.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                victim = slot;
+                old = Some(stored);
+                break;
+            }
+            // An entry from an older search is worth less by 8 plies per search since.
+            let staleness = (self.age().wrapping_sub(age) % AGE_CYCLE) as i32;
+            let worth = stored.depth - 8 * staleness;
+            if worth < victim_worth {
+                victim = slot;
+                victim_worth = worth;
+            }
+        }
+        let mut entry = entry;
+        if let Some(old) = old {
+            // Keep the old move if the new result has none.
+            if entry.mv.is_none() {
+                entry.mv = old.mv;
+            }
+            // A shallower, non-exact result for the same position doesn't replace a deeper one.
+            if entry.bound != Bound::Exact && entry.depth + 4 < old.depth {
+                return;
+            }
+        }
+        let data = pack(&entry, self.age());
+        victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
+        victim.data.store(data, Ordering::Relaxed);
+    }
+    // ANCHOR_END: store
+
+    /// How full the table is, in permille, from the first thousand slots: entries of the current
+    /// search only, as UCI's `hashfull` intends.
+    pub fn hashfull(&self) -> usize {
+        let buckets = (1000 / SLOTS).min(self.buckets.len());
+        let used: usize = self.buckets[..buckets]
+            .iter()
+            .flat_map(|b| b.slots.iter())
+            .filter(|s| {
+                unpack(s.data.load(Ordering::Relaxed)).is_some_and(|(_, age)| age == self.age())
+            })
+            .count();
+        used * 1000 / (buckets * SLOTS)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::Square;
+
+    fn entry(depth: i32, score: i32) -> TtEntry {
+        TtEntry {
+            mv: Some(Move::normal(Square::E1, Square::E8)),
+            score,
+            static_eval: -17,
+            depth,
+            bound: Bound::Lower,
+            tt_pv: true,
+        }
+    }
+
+    #[test]
+    fn stores_and_finds() {
+        let tt = TranspositionTable::new(1);
+        assert_eq!(tt.probe(42), None);
+        tt.store(42, entry(7, -31_990));
+        assert_eq!(tt.probe(42), Some(entry(7, -31_990)));
+        assert_eq!(tt.probe(43), None);
+        assert_eq!(size_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn pack_round_trips_every_field() {
+        for bound in [Bound::Upper, Bound::Lower, Bound::Exact] {
+            let e = TtEntry {
+                bound,
+                mv: None,
+                tt_pv: false,
+                ..entry(255, 32_000)
+            };
+            assert_eq!(unpack(pack(&e, 31)), Some((e, 31)));
+        }
+    }
+
+    #[test]
+    fn full_bucket_replaces_the_least_worth_keeping() {
+        let tt = TranspositionTable::new(0);
+        assert_eq!(tt.buckets.len(), 1);
+        for key in 1..=4u64 {
+            tt.store(key, entry(10 + key as i32, 0));
+        }
+        tt.new_search();
+        tt.store(5, entry(1, 0));
+        // Key 1 had the shallowest entry: it went.
+        assert_eq!(tt.probe(1), None);
+        assert!(tt.probe(5).is_some() && tt.probe(4).is_some());
+        assert_eq!(tt.hashfull(), 250);
+    }
+
+    #[test]
+    fn same_key_keeps_deeper_entry_and_old_move() {
+        let tt = TranspositionTable::new(1);
+        tt.store(9, entry(20, 5));
+        tt.store(
+            9,
+            TtEntry {
+                mv: None,
+                ..entry(2, 6)
+            },
+        );
+        assert_eq!(tt.probe(9).map(|e| e.depth), Some(20));
+        tt.store(
+            9,
+            TtEntry {
+                mv: None,
+                ..entry(18, 7)
+            },
+        );
+        let e = tt.probe(9).unwrap();
+        assert_eq!((e.depth, e.score, e.mv), (18, 7, entry(0, 0).mv));
+    }
+}

@@ -1,0 +1,91 @@
+//! The UCI options cb2026 offers, and how `setoption` values are read.
+
+use engine::params::PARAMS;
+use engine::techniques::TECHNIQUES;
+
+pub const DEFAULT_HASH_MIB: usize = 16;
+pub const MAX_HASH_MIB: usize = 65_536;
+pub const MAX_MULTIPV: usize = 256;
+pub const DEFAULT_MOVE_OVERHEAD: u64 = 10;
+pub const MAX_MOVE_OVERHEAD: u64 = 5_000;
+/// One search thread until the Lazy SMP stage; listed honestly as such.
+pub const MAX_THREADS: usize = 1;
+
+/// The values of the options that aren't techniques or parameters.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub hash_mib: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: u64,
+    pub ponder: bool,
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mib: DEFAULT_HASH_MIB,
+            threads: 1,
+            multipv: 1,
+            move_overhead: DEFAULT_MOVE_OVERHEAD,
+            ponder: false,
+            chess960: false,
+        }
+    }
+}
+
+/// The `option` lines of the `uci` answer.
+pub fn declarations() -> Vec<String> {
+    let mut lines = vec![
+        format!("option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"),
+        format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD} min 0 max {MAX_MOVE_OVERHEAD}"
+        ),
+        "option name Ponder type check default false".to_string(),
+        "option name UCI_Chess960 type check default false".to_string(),
+        "option name Clear Hash type button".to_string(),
+    ];
+    // Every technique can be switched from a GUI or a match runner.
+    for t in TECHNIQUES {
+        lines.push(format!(
+            "option name {} type check default {}",
+            t.name, t.default
+        ));
+    }
+    // Parameters are options only in tuning builds; `setoption` accepts them in any build.
+    if cfg!(feature = "tune") {
+        for p in PARAMS {
+            lines.push(format!(
+                "option name {} type spin default {} min {} max {}",
+                p.name, p.default, p.min, p.max
+            ));
+        }
+    }
+    lines
+}
+
+/// Reads a spin value: a whole number within `min..=max`.
+pub fn parse_spin(name: &str, value: &str, min: i64, max: i64) -> Result<i64, String> {
+    let n: i64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("option {name}: '{value}' is not a whole number"))?;
+    if !(min..=max).contains(&n) {
+        return Err(format!("option {name}: {n} is outside {min}..{max}"));
+    }
+    Ok(n)
+}
+
+/// Reads a check value: `true` or `false`.
+pub fn parse_check(name: &str, value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!(
+            "option {name}: expected true or false, not '{value}'"
+        )),
+    }
+}

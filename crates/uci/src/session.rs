@@ -1,0 +1,460 @@
+//! The engine as a GUI sees it: the current position and options, and a search running on its
+//! own thread while this one keeps reading commands (so `stop` and `isready` are answered at once).
+
+use crate::go::{Go, parse_go, parse_position};
+use crate::options::{self, Options};
+use chess::{CastlingMode, Position, divide};
+use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
+use engine::score::UciScore;
+use engine::techniques::parse_switch;
+use engine::{
+    Bound, Evaluator, Info, Notes, Params, PstEvaluator, Search, SearchOptions, Signals,
+    TECHNIQUES, Techniques, TranspositionTable,
+};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+/// The search thread's stack: deep recursion with move lists on the stack.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+
+pub struct Session {
+    position: Position,
+    /// Hashes of the positions before `position` in the game.
+    history: Vec<u64>,
+    options: Options,
+    techniques: Techniques,
+    params: Params,
+    tt: Arc<TranspositionTable>,
+    signals: Arc<Signals>,
+    /// The search state while idle; a running search thread owns it and hands it back.
+    search: Option<Search>,
+    thread: Option<JoinHandle<Search>>,
+    /// Set by the search thread just before it sends `bestmove`: from then on it is as good as
+    /// finished, and a command that follows `bestmove` at once must not be refused.
+    answered: Arc<AtomicBool>,
+    last_notes: Notes,
+}
+
+fn error(message: impl std::fmt::Display) {
+    println!("info string error: {message}");
+}
+
+/// The value after the name of a `setoption name ... value ...` command.
+fn split_setoption(args: &[&str]) -> Result<(String, String), String> {
+    if args.first() != Some(&"name") {
+        return Err("setoption: expected 'setoption name <name> [value <value>]'".into());
+    }
+    let value_at = args.iter().position(|&w| w == "value");
+    let name = args[1..value_at.unwrap_or(args.len())].join(" ");
+    let value = value_at
+        .map(|at| args[at + 1..].join(" "))
+        .unwrap_or_default();
+    if name.is_empty() {
+        return Err("setoption: no option name".into());
+    }
+    Ok((name, value))
+}
+
+impl Session {
+    pub fn new() -> Session {
+        let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
+        let signals = Arc::new(Signals::default());
+        let search = Search::new(tt.clone(), Box::new(PstEvaluator), signals.clone());
+        Session {
+            position: Position::startpos(),
+            history: Vec::new(),
+            options: Options::default(),
+            techniques: Techniques::default(),
+            params: Params::default(),
+            tt,
+            signals,
+            search: Some(search),
+            thread: None,
+            answered: Arc::new(AtomicBool::new(false)),
+            last_notes: Notes::default(),
+        }
+    }
+
+    fn mode(&self) -> CastlingMode {
+        if self.options.chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+
+    /// Whether a search is running and hasn't been told to stop.
+    fn searching(&self) -> bool {
+        self.thread.as_ref().is_some_and(|t| !t.is_finished())
+            && !self.answered.load(Ordering::Relaxed)
+            && !self.signals.stop.load(Ordering::Relaxed)
+    }
+
+    /// Waits for the search thread (if any) and takes the search state back.
+    pub fn wait(&mut self) {
+        if let Some(thread) = self.thread.take() {
+            match thread.join() {
+                Ok(search) => {
+                    self.last_notes = search.notes.clone();
+                    self.search = Some(search);
+                }
+                Err(_) => {
+                    // The thread panicked (a bug): start afresh rather than die.
+                    error("the search thread failed; its state was reset");
+                    self.search = Some(Search::new(
+                        self.tt.clone(),
+                        Box::new(PstEvaluator),
+                        self.signals.clone(),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Stops any search and waits for it.
+    pub fn stop(&mut self) {
+        self.signals.stop.store(true, Ordering::Relaxed);
+        self.signals.pondering.store(false, Ordering::Relaxed);
+        self.wait();
+    }
+
+    /// Runs one command line; returns false when the engine should quit.
+    pub fn execute(&mut self, line: &str) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&command, args)) = words.split_first() else {
+            return true;
+        };
+        // Commands that change the search state wait for a finished search to hand it back.
+        let needs_idle = matches!(
+            command,
+            "go" | "ucinewgame"
+                | "setoption"
+                | "set"
+                | "bench"
+                | "perft"
+                | "stats"
+                | "chapter-table"
+        );
+        if needs_idle && self.searching() {
+            error(format!("'{command}' while searching: send 'stop' first"));
+            return true;
+        }
+        if needs_idle {
+            self.wait();
+        }
+        match command {
+            "uci" => self.uci(),
+            "isready" => println!("readyok"),
+            "ucinewgame" => {
+                self.tt.clear();
+                if let Some(search) = &mut self.search {
+                    search.clear();
+                }
+            }
+            "position" => match parse_position(args, self.mode()) {
+                Ok(p) => {
+                    self.position = p.position;
+                    self.history = p.history;
+                }
+                Err(e) => error(e),
+            },
+            "go" => self.go(args),
+            "stop" => self.stop(),
+            "ponderhit" => self.signals.pondering.store(false, Ordering::Relaxed),
+            "quit" => {
+                self.stop();
+                return false;
+            }
+            "setoption" => {
+                if let Err(e) = split_setoption(args).and_then(|(n, v)| self.set_option(&n, &v)) {
+                    error(e);
+                }
+            }
+            "set" => self.set(args),
+            "d" => self.display(),
+            "eval" => self.eval(),
+            "perft" => self.perft_command(args),
+            "bench" => self.bench(args),
+            "stats" => print!("{}", self.last_notes.report()),
+            "spsa" => print!("{}", Params::spsa_input()),
+            "chapter-table" => self.chapter_table(args),
+            other => error(format!(
+                "unknown command '{}'",
+                other.chars().take(40).collect::<String>()
+            )),
+        }
+        true
+    }
+
+    fn uci(&self) {
+        println!("id name cb2026 {}", env!("CARGO_PKG_VERSION"));
+        println!("id author the cb2026 developers");
+        for line in options::declarations() {
+            println!("{line}");
+        }
+        println!("uciok");
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
+            "hash" => {
+                let mib =
+                    options::parse_spin(name, value, 1, options::MAX_HASH_MIB as i64)? as usize;
+                if mib != self.options.hash_mib {
+                    self.tt = Arc::new(TranspositionTable::try_new(mib)?);
+                    if let Some(search) = &mut self.search {
+                        search.set_tt(self.tt.clone());
+                    }
+                    self.options.hash_mib = mib;
+                }
+            }
+            "threads" => {
+                self.options.threads =
+                    options::parse_spin(name, value, 1, options::MAX_THREADS as i64)? as usize;
+            }
+            "multipv" => {
+                self.options.multipv =
+                    options::parse_spin(name, value, 1, options::MAX_MULTIPV as i64)? as usize;
+            }
+            "move overhead" => {
+                self.options.move_overhead =
+                    options::parse_spin(name, value, 0, options::MAX_MOVE_OVERHEAD as i64)? as u64;
+            }
+            "ponder" => self.options.ponder = options::parse_check(name, value)?,
+            "uci_chess960" => self.options.chess960 = options::parse_check(name, value)?,
+            "clear hash" => self.tt.clear(),
+            _ => {
+                if self.techniques.get(name).is_some() {
+                    let on = options::parse_check(name, value)?;
+                    self.techniques.set(name, on)?;
+                } else if self.params.get(name).is_some() {
+                    let v =
+                        options::parse_spin(name, value, i32::MIN as i64, i32::MAX as i64)? as i32;
+                    self.params.set(name, v)?;
+                } else {
+                    return Err(format!(
+                        "unknown option '{}'",
+                        name.chars().take(40).collect::<String>()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `set NAME on|off` for a technique, `set NAME VALUE` for a parameter.
+    fn set(&mut self, args: &[&str]) {
+        let [name, value] = args else {
+            error("usage: set NAME on|off|VALUE");
+            return;
+        };
+        let result = if self.techniques.get(name).is_some() {
+            match parse_switch(value) {
+                Some(on) => self.techniques.set(name, on),
+                None => Err(format!("set {name}: expected on or off, not '{value}'")),
+            }
+        } else if self.params.get(name).is_some() {
+            value
+                .parse::<i32>()
+                .map_err(|_| format!("set {name}: '{value}' is not a whole number"))
+                .and_then(|v| self.params.set(name, v))
+        } else {
+            Err(format!("set: no technique or parameter called '{name}'"))
+        };
+        match result {
+            Ok(()) => println!("info string {name} = {value}"),
+            Err(e) => error(e),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let limits = match parse_go(args, &self.position) {
+            Ok(Go::Search(limits)) => limits,
+            Ok(Go::Perft(depth)) => {
+                self.perft(depth);
+                return;
+            }
+            Err(e) => {
+                error(e);
+                return;
+            }
+        };
+        let Some(mut search) = self.search.take() else {
+            error("no search state (internal)");
+            return;
+        };
+        search.techniques = self.techniques.clone();
+        search.params = self.params.clone();
+        self.signals.stop.store(false, Ordering::Relaxed);
+        self.signals
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        self.answered.store(false, Ordering::Relaxed);
+        let answered = self.answered.clone();
+        let position = self.position.clone();
+        let history = self.history.clone();
+        let chess960 = self.options.chess960;
+        let options = SearchOptions {
+            multipv: self.options.multipv,
+            move_overhead: self.options.move_overhead,
+        };
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(move || {
+                let start = Instant::now();
+                let result = search.run(&position, &history, &limits, &options, &mut |info| {
+                    println!("{}", info_line(info, chess960, start));
+                });
+                answered.store(true, Ordering::Relaxed);
+                match result.best_move {
+                    Some(best) => match result.ponder_move {
+                        Some(ponder) => println!(
+                            "bestmove {} ponder {}",
+                            best.to_uci(chess960),
+                            ponder.to_uci(chess960)
+                        ),
+                        None => println!("bestmove {}", best.to_uci(chess960)),
+                    },
+                    None => println!("bestmove 0000"),
+                }
+                search
+            });
+        match spawned {
+            Ok(handle) => self.thread = Some(handle),
+            Err(e) => {
+                error(format!("could not start the search thread: {e}"));
+                self.search = Some(Search::new(
+                    self.tt.clone(),
+                    Box::new(PstEvaluator),
+                    self.signals.clone(),
+                ));
+            }
+        }
+    }
+
+    fn display(&self) {
+        print!("{}", self.position.board_string());
+        println!("Fen: {}", self.position.to_fen());
+        println!("Hash: {:016x}", self.position.hash());
+        let checkers: Vec<String> = self.position.checkers().map(|s| s.to_string()).collect();
+        println!("Checkers: {}", checkers.join(" "));
+    }
+
+    fn eval(&self) {
+        let trace = PstEvaluator.trace(&self.position);
+        print!("{}", trace.report());
+    }
+
+    fn perft_command(&mut self, args: &[&str]) {
+        let Some(depth) = args
+            .first()
+            .and_then(|d| d.parse::<u32>().ok())
+            .filter(|&d| d <= 20)
+        else {
+            error("usage: perft DEPTH [FEN] (depth 0 to 20)");
+            return;
+        };
+        if args.len() > 1 {
+            match Position::from_fen_with(&args[1..].join(" "), CastlingMode::Chess960) {
+                Ok(pos) => {
+                    self.position = pos;
+                    self.history.clear();
+                }
+                Err(e) => {
+                    error(e);
+                    return;
+                }
+            }
+        }
+        self.perft(depth);
+    }
+
+    fn perft(&self, depth: u32) {
+        let start = Instant::now();
+        let mut total = 0;
+        for (mv, nodes) in divide(&self.position, depth) {
+            println!("{}: {nodes}", mv.to_uci(self.options.chess960));
+            total += nodes;
+        }
+        if depth == 0 {
+            total = 1;
+        }
+        let elapsed = start.elapsed();
+        println!();
+        println!("Nodes searched: {total}");
+        println!("Time: {} ms", elapsed.as_millis());
+        println!("NPS: {:.0}", total as f64 / elapsed.as_secs_f64().max(1e-9));
+    }
+
+    fn bench(&mut self, args: &[&str]) {
+        let depth = match args.first().map(|d| d.parse::<i32>()) {
+            None => DEFAULT_BENCH_DEPTH,
+            Some(Ok(d)) if (1..=64).contains(&d) => d,
+            Some(_) => {
+                error("usage: bench [depth 1-64]");
+                return;
+            }
+        };
+        let report = bench::run(BENCH_POSITIONS, depth, &self.techniques, &self.params);
+        for (i, line) in report.lines.iter().enumerate() {
+            println!(
+                "position {:>2}/{}: {:>10} nodes {:>6} ms  {}",
+                i + 1,
+                report.lines.len(),
+                line.nodes,
+                line.time.as_millis(),
+                line.fen
+            );
+        }
+        self.last_notes = report.notes.clone();
+        println!("{} nodes {} nps", report.nodes, report.nps());
+    }
+
+    fn chapter_table(&mut self, args: &[&str]) {
+        let (depth, names) = match args.first().map(|a| a.parse::<i32>()) {
+            Some(Ok(d)) => (d, &args[1..]),
+            _ => (8, args),
+        };
+        if !(1..=20).contains(&depth) {
+            error("chapter-table: depth from 1 to 20");
+            return;
+        }
+        if let Some(bad) = names
+            .iter()
+            .find(|n| TECHNIQUES.iter().all(|t| t.name != **n))
+        {
+            error(format!("chapter-table: no technique called '{bad}'"));
+            return;
+        }
+        match bench::chapter_table(names, depth, &self.techniques, &self.params) {
+            Ok(table) => print!("{table}"),
+            Err(e) => error(e),
+        }
+    }
+}
+
+/// An `info` line in UCI's format.
+fn info_line(info: &Info, chess960: bool, start: Instant) -> String {
+    let score = UciScore::from_score(info.score);
+    let bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let millis = start.elapsed().as_millis().max(info.time.as_millis());
+    let nps = (info.nodes as f64 / (millis.max(1) as f64 / 1000.0)) as u64;
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(chess960)).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits 0 time {millis} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.hashfull,
+        pv.join(" ")
+    )
+}

@@ -1,0 +1,241 @@
+//! Nothing on stdin can crash the engine or corrupt its state: random bytes, mutated commands,
+//! bad FENs, illegal moves, huge numbers. Each bad command gets one `info string error` line and
+//! the previous state stays as it was.
+
+mod common;
+
+use chess::{CastlingMode, Position};
+use common::Engine;
+use std::time::Duration;
+
+const SECOND: Duration = Duration::from_secs(1);
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const COMMANDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position startpos",
+    "position startpos moves e2e4 e7e5 g1f3 b8c6",
+    "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1 moves e1g1",
+    "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4 e7e5 e4e5",
+    "go depth 2",
+    "go movetime 20",
+    "go wtime 200 btime 200 winc 10 binc 10",
+    "go nodes 500",
+    "go mate 2",
+    "go depth 2 searchmoves e2e4 d2d4",
+    "go perft 2",
+    "stop",
+    "ponderhit",
+    "setoption name Hash value 8",
+    "setoption name MultiPV value 2",
+    "setoption name Move Overhead value 50",
+    "setoption name UCI_Chess960 value true",
+    "setoption name UCI_Chess960 value false",
+    "setoption name killers value false",
+    "setoption name aspiration_window value 30",
+    "set killers on",
+    "set history off",
+    "set aspiration_window 20",
+    "perft 2",
+    "d",
+    "eval",
+    "stats",
+    "spsa",
+    "bench 1",
+];
+
+const NOISE: &[&str] = &[
+    "-1",
+    "0",
+    "99999999999999999999",
+    "-99999999999",
+    "1e9",
+    "NaN",
+    "moves",
+    "fen",
+    "value",
+    "name",
+    "e2e4",
+    "e7e8q",
+    "e1g1",
+    "0000",
+    "a9a1",
+    "KQkq",
+    "-",
+    "w",
+    "b",
+    "8/8/8",
+    "\u{0}",
+    "\u{fffd}",
+];
+
+fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
+    let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(words.len() + 1);
+        match rng.below(5) {
+            0 if at < words.len() => {
+                words.remove(at);
+            }
+            1 => words.insert(at, NOISE[rng.below(NOISE.len())].to_string()),
+            2 if at < words.len() => words[at] = NOISE[rng.below(NOISE.len())].to_string(),
+            3 if at < words.len() => {
+                let w = &mut words[at];
+                if !w.is_empty() {
+                    let i = rng.below(w.len());
+                    if w.is_char_boundary(i) {
+                        w.truncate(i);
+                    }
+                }
+            }
+            _ => words.truncate(at),
+        }
+    }
+    words.join(" ").into_bytes()
+}
+
+fn garbage(rng: &mut Rng) -> Vec<u8> {
+    (0..rng.below(120))
+        .map(|_| rng.next() as u8)
+        .filter(|&b| b != b'\n')
+        .collect()
+}
+
+/// Lines that are legitimate but would take the machine hostage, not the engine: huge hash
+/// tables, long benches or perfts (they run on the input thread, as in other engines), quitting.
+fn acceptable(line: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(line);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let numbers: Vec<u64> = words.iter().filter_map(|w| w.parse::<u64>().ok()).collect();
+    let small = !numbers.is_empty() && numbers.iter().all(|&n| n <= 4);
+    let heavy = ["Hash", "bench", "perft", "chapter-table", "MultiPV"];
+    words.first() != Some(&"quit") && (small || !words.iter().any(|w| heavy.contains(w)))
+}
+
+/// Waits for the answer to a command no noise can produce: everything sent before is done.
+fn sync(e: &mut Engine, n: usize) {
+    let token = format!("sync-{n}");
+    e.send(&token);
+    let deadline = std::time::Instant::now() + 20 * SECOND;
+    while let Some(line) = e.line(deadline.saturating_duration_since(std::time::Instant::now())) {
+        if line.contains(&token) {
+            return;
+        }
+    }
+    panic!("no answer to {token}");
+}
+
+#[test]
+fn thousands_of_bad_lines_never_break_the_engine() {
+    let mut rng = Rng(0x0bad_1dea);
+    let mut e = Engine::start();
+    let mut sent = 0;
+    while sent < 3000 {
+        let line = match rng.below(3) {
+            0 => garbage(&mut rng),
+            _ => {
+                let command = COMMANDS[rng.below(COMMANDS.len())];
+                mutate(&mut rng, command)
+            }
+        };
+        if !acceptable(&line) {
+            continue;
+        }
+        e.send_bytes(&line);
+        sent += 1;
+        if sent % 100 == 0 {
+            // A search that the noise started may run on; it must not block the answers. The
+            // noise itself sends isready now and then, so wait for a reply only we can cause.
+            sync(&mut e, sent);
+            e.send("stop");
+            assert!(!e.has_exited(), "the engine exited after {sent} lines");
+        }
+    }
+    // Stop whatever the noise left running; its bestmove comes before the sync reply.
+    e.send("stop");
+    sync(&mut e, 0);
+    e.is_ready();
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    let lines = e.until("bestmove", 20 * SECOND);
+    let best = Engine::best_move(&lines);
+    let after_e4 =
+        Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+    assert!(after_e4.parse_uci_move(&best).is_ok(), "{best}");
+}
+
+fn fen_after(e: &mut Engine) -> String {
+    e.send("d");
+    let lines = e.until("Checkers", 5 * SECOND);
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Fen: "))
+        .expect("a Fen line")
+        .to_string()
+}
+
+#[test]
+fn each_bad_command_gets_one_error_and_changes_nothing() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let before = fen_after(&mut e);
+    let bad = [
+        "position startpos moves e2e4 e2e4",
+        "position startpos moves e7e5",
+        "position startpos moves e2e4 zz",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq",
+        "position",
+        "position nonsense",
+        "setoption name Hash value lots",
+        "setoption name Hash value 0",
+        "setoption name MultiPV value 9999",
+        "setoption name NoSuchOption value 1",
+        "setoption name UCI_Chess960 value maybe",
+        "setoption",
+        "set killers maybe",
+        "set nothing on",
+        "set aspiration_window 999999",
+        "go depth x",
+        "go wtime",
+        "go searchmoves e2e4",
+        "go fast",
+        "perft x",
+        "bench 0",
+        "frobnicate",
+    ];
+    for line in bad {
+        e.send(line);
+        let reply = e.until("info string error", 5 * SECOND);
+        assert_eq!(reply.len(), 1, "{line}: {reply:?}");
+        assert!(
+            e.drain(Duration::from_millis(20)).is_empty(),
+            "{line}: more than one line"
+        );
+    }
+    assert_eq!(fen_after(&mut e), before);
+    // The options kept their values: one line of MultiPV, Standard castling notation.
+    e.send("go depth 3");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert!(lines.iter().all(|l| !l.contains("multipv 2")));
+    let pos = Position::from_fen_with(&before, CastlingMode::Standard).unwrap();
+    assert!(pos.parse_uci_move(&Engine::best_move(&lines)).is_ok());
+}

@@ -1,0 +1,104 @@
+//! The engine never loses on time. Games are played against the engine by itself, each side with
+//! its own clock kept here from wall time (as a GUI keeps it): sent `go`, received `bestmove`,
+//! the difference comes off the mover's clock, then the increment goes on. Every move must come
+//! back before the mover's flag falls.
+
+mod common;
+
+use chess::Position;
+use common::Engine;
+use std::time::{Duration, Instant};
+
+struct Clock {
+    base_ms: i64,
+    inc_ms: i64,
+    /// Moves per period (with `movestogo`), `None` for sudden death.
+    moves_per_period: Option<u32>,
+}
+
+/// Plays up to `max_plies` plies from `start` and returns how many moves were played in time.
+fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize) -> usize {
+    let mut pos = Position::from_fen(start).unwrap();
+    let mut moves: Vec<String> = Vec::new();
+    let mut time = [clock.base_ms, clock.base_ms];
+    e.send("ucinewgame");
+    e.is_ready();
+    for ply in 0..max_plies {
+        if !pos.has_legal_moves() || pos.is_fifty_move_draw() || pos.has_insufficient_material() {
+            break;
+        }
+        let side = ply % 2;
+        let mut go = format!(
+            "go wtime {} btime {} winc {} binc {}",
+            time[0], time[1], clock.inc_ms, clock.inc_ms
+        );
+        if let Some(period) = clock.moves_per_period {
+            let played = (ply / 2) as u32 % period;
+            go.push_str(&format!(" movestogo {}", period - played));
+        }
+        e.send(&format!("position fen {start} moves {}", moves.join(" ")));
+        let sent = Instant::now();
+        e.send(&go);
+        let lines = e.until(
+            "bestmove",
+            Duration::from_millis(time[side].max(0) as u64 + 5000),
+        );
+        let used = sent.elapsed().as_millis() as i64;
+        assert!(
+            used < time[side],
+            "ply {ply}: used {used} ms with {} ms on the clock ({go})",
+            time[side]
+        );
+        time[side] -= used;
+        time[side] += clock.inc_ms;
+        if let Some(period) = clock.moves_per_period {
+            // A new period begins after the last move of this one.
+            if (ply / 2) as u32 % period == period - 1 {
+                time[side] += clock.base_ms;
+            }
+        }
+        let best = Engine::best_move(&lines);
+        let mv = pos
+            .parse_uci_move(&best)
+            .unwrap_or_else(|e| panic!("ply {ply}: {e}"));
+        pos.make_move(mv);
+        moves.push(best);
+    }
+    moves.len()
+}
+
+const MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
+
+#[test]
+fn survives_fast_and_tricky_clocks() {
+    let mut e = Engine::start();
+    e.send("setoption name Move Overhead value 10");
+    // 1 s + 10 ms a move: a whole game.
+    let one = Clock {
+        base_ms: 1000,
+        inc_ms: 10,
+        moves_per_period: None,
+    };
+    assert!(play(&mut e, &one, chess::STARTPOS, 240) > 20);
+    // 40 moves in 10 s with movestogo: through the 40th move of the period and past it.
+    let forty = Clock {
+        base_ms: 10_000,
+        inc_ms: 0,
+        moves_per_period: Some(40),
+    };
+    assert_eq!(play(&mut e, &forty, MIDDLEGAME, 84), 84);
+    // 0.1 s left, no increment: twenty moves each.
+    let scraps = Clock {
+        base_ms: 100,
+        inc_ms: 0,
+        moves_per_period: None,
+    };
+    assert_eq!(play(&mut e, &scraps, MIDDLEGAME, 40), 40);
+    // 10 s + 0.1 s: the opening and early middlegame.
+    let ten = Clock {
+        base_ms: 10_000,
+        inc_ms: 100,
+        moves_per_period: None,
+    };
+    assert_eq!(play(&mut e, &ten, chess::STARTPOS, 30), 30);
+}

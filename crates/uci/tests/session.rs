@@ -1,0 +1,240 @@
+//! A UCI session driven like a GUI drives it.
+
+mod common;
+
+use chess::{CastlingMode, Position};
+use common::Engine;
+use std::time::{Duration, Instant};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+fn legal_in(fen: &str, mode: CastlingMode, mv: &str) -> bool {
+    Position::from_fen_with(fen, mode)
+        .unwrap()
+        .parse_uci_move(mv)
+        .is_ok()
+}
+
+#[test]
+fn handshake_and_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until("uciok", 5 * SECOND);
+    assert!(lines[0].starts_with("id name cb2026"));
+    for option in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Move Overhead",
+        "Ponder",
+        "UCI_Chess960",
+        "Clear Hash",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option} missing: {lines:?}"
+        );
+    }
+    e.send("setoption name Hash value 32");
+    e.send("setoption name Move Overhead value 30");
+    e.send("setoption name Clear Hash");
+    e.send("setoption name killers value false");
+    e.send("ucinewgame");
+    e.is_ready();
+    // None of those produced an error.
+    e.send("isready");
+    let lines = e.until("readyok", 5 * SECOND);
+    assert_eq!(lines, vec!["readyok"]);
+}
+
+#[test]
+fn go_depth_and_multipv() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos moves e2e4");
+    e.send("go depth 5");
+    let lines = e.until("bestmove", 30 * SECOND);
+    for k in 1..=3 {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 5 ") && l.contains(&format!(" multipv {k} ")))
+        );
+    }
+    let info = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 5"))
+        .unwrap();
+    for field in [
+        "seldepth", "score cp", "nodes", "nps", "hashfull", "tbhits", "time", " pv ",
+    ] {
+        assert!(info.contains(field), "{field} missing in {info}");
+    }
+    let best = Engine::best_move(&lines);
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    assert!(legal_in(after_e4, CastlingMode::Standard, &best));
+    assert!(lines.last().unwrap().contains(" ponder "));
+}
+
+#[test]
+fn go_movetime_returns_in_time() {
+    let mut e = Engine::start();
+    e.is_ready();
+    e.send("position startpos");
+    let start = Instant::now();
+    e.send("go movetime 300");
+    e.until("bestmove", 5 * SECOND);
+    let took = start.elapsed();
+    assert!(
+        took >= Duration::from_millis(250) && took < Duration::from_millis(700),
+        "{took:?}"
+    );
+}
+
+#[test]
+fn go_infinite_answers_isready_and_stops() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("isready");
+    let lines = e.until("readyok", SECOND);
+    assert!(
+        lines.iter().all(|l| !l.starts_with("bestmove")),
+        "{lines:?}"
+    );
+    // A second go while searching is refused with one error line.
+    e.send("go depth 3");
+    let error = e.until("info string error", SECOND);
+    assert!(error.last().unwrap().contains("while searching"));
+    // Infinite never ends by itself.
+    assert!(
+        e.drain(Duration::from_millis(500))
+            .iter()
+            .all(|l| !l.starts_with("bestmove"))
+    );
+    let start = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove", SECOND);
+    assert!(start.elapsed() < Duration::from_millis(200));
+    assert!(legal_in(
+        chess::STARTPOS,
+        CastlingMode::Standard,
+        &Engine::best_move(&lines)
+    ));
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+    // Pondering has no time limit: no bestmove however long it takes.
+    let early = e.drain(Duration::from_millis(800));
+    assert!(
+        early.iter().all(|l| !l.starts_with("bestmove")),
+        "{early:?}"
+    );
+    let start = Instant::now();
+    e.send("ponderhit");
+    let lines = e.until("bestmove", 3 * SECOND);
+    // After ponderhit the clock (2 s, no increment) governs: well under a second.
+    assert!(
+        start.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        start.elapsed()
+    );
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
+    assert!(legal_in(
+        fen,
+        CastlingMode::Standard,
+        &Engine::best_move(&lines)
+    ));
+}
+
+#[test]
+fn position_with_castling_en_passant_and_promotion() {
+    let mut e = Engine::start();
+    e.send(
+        "position fen r3k2r/P7/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1 moves e5d6 e8c8 e1g1 h8h2 a7a8q",
+    );
+    e.send("d");
+    let lines = e.until("Checkers", 5 * SECOND);
+    assert!(
+        lines.contains(&"Fen: Q1kr4/8/3P4/8/8/8/7r/R4RK1 b - - 0 3".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.last().unwrap().contains("a8"));
+    e.send("go depth 4");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert_eq!(Engine::best_move(&lines), "c8d7", "the only legal move");
+}
+
+#[test]
+fn chess960_castling_in_and_out() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    // King on b1 with rooks on a1 and h1 (Shredder-FEN rights): castle on both sides.
+    let fen = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAgb - 0 1";
+    e.send(&format!("position fen {fen} moves b1h1"));
+    e.send("d");
+    let lines = e.until("Checkers", 5 * SECOND);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Fen: 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 b kq - 1 1"),
+        "{lines:?}"
+    );
+    // The engine writes castling as king takes rook: ask it to search only the castling move.
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3 searchmoves b1a1");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert_eq!(Engine::best_move(&lines), "b1a1");
+    // Back to standard chess: e1g1 notation.
+    e.send("setoption name UCI_Chess960 value false");
+    e.send("position fen r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1");
+    e.send("go depth 3 searchmoves e1g1");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert_eq!(Engine::best_move(&lines), "e1g1");
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_0000_and_eof_ends_cleanly() {
+    let mut e = Engine::start();
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    e.send("go depth 5");
+    let lines = e.until("bestmove", 5 * SECOND);
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    // Closing stdin (EOF) ends the engine without quit.
+    e.send("go infinite");
+    drop(std::mem::replace(&mut e, Engine::start()));
+}
+
+#[test]
+fn bench_in_uci_matches_the_command_line() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_cb2026"))
+        .args(["bench", "4"])
+        .output()
+        .expect("run bench");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let cli = stdout
+        .lines()
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_string();
+    let mut e = Engine::start();
+    e.send("bench 4");
+    let lines = e.until("", 60 * SECOND);
+    let mut last = lines.last().unwrap().clone();
+    while !last.ends_with(" nps") {
+        last = e.line(60 * SECOND).expect("bench output");
+    }
+    assert_eq!(last.split_whitespace().next().unwrap(), cli);
+    assert!(last.ends_with(" nps") && last.contains(" nodes "));
+}

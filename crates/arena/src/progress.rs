@@ -10,7 +10,12 @@ const PLAIN_EVERY: Duration = Duration::from_secs(10);
 
 pub enum Progress {
     Bar(ProgressBar),
-    Plain { last: Instant, line: String },
+    /// `shown`: whether `line` has been printed already.
+    Plain {
+        last: Instant,
+        line: String,
+        shown: bool,
+    },
     Quiet,
 }
 
@@ -24,6 +29,7 @@ impl Progress {
             return Progress::Plain {
                 last: Instant::now(),
                 line: String::new(),
+                shown: true,
             };
         }
         let (bar, template) = match total {
@@ -40,6 +46,8 @@ impl Progress {
             bar.set_style(style.progress_chars("=> "));
         }
         bar.set_draw_target(ProgressDrawTarget::stderr_with_hz(4));
+        // Games at long time controls take minutes: keep the elapsed time moving between them.
+        bar.enable_steady_tick(Duration::from_secs(1));
         Progress::Bar(bar)
     }
 
@@ -49,9 +57,10 @@ impl Progress {
                 bar.set_position(games);
                 bar.set_message(message.to_string());
             }
-            Progress::Plain { last, line } => {
+            Progress::Plain { last, line, shown } => {
                 *line = format!("{games} games: {message}");
-                if last.elapsed() >= PLAIN_EVERY {
+                *shown = last.elapsed() >= PLAIN_EVERY;
+                if *shown {
                     eprintln!("{line}");
                     *last = Instant::now();
                 }
@@ -63,7 +72,7 @@ impl Progress {
     pub fn finish(&self) {
         match self {
             Progress::Bar(bar) => bar.finish(),
-            Progress::Plain { line, .. } if !line.is_empty() => eprintln!("{line}"),
+            Progress::Plain { line, shown, .. } if !shown => eprintln!("{line}"),
             _ => {}
         }
     }

@@ -24,7 +24,7 @@ fn cb2026_plays_itself_at_fixed_nodes() {
     ));
     let extra = format!(
         "--each option.Hash=16 option.Threads=1 --tc nodes=2000 --rounds 3 -c 2 --seed 2026 \
-         --strict --max-faults 1 {}",
+         --strict --max-faults 1 --hang-timeout 10 {}",
         balanced()
     );
     let played = play(engines, &extra, std::time::Duration::from_secs(300));

@@ -12,6 +12,7 @@ mod quiescence;
 pub mod root;
 pub mod score;
 pub mod search;
+pub mod see;
 pub mod techniques;
 pub mod time;
 pub mod tt;

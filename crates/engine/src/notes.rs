@@ -43,7 +43,13 @@ notes! {
     StandPat: "quiescence nodes cut off by the static evaluation alone";
     TtHit: "nodes (main and quiescence) that found their position in the transposition table";
     TtCutoff: "nodes that returned the table's score without searching";
-    KillerCutoff: "fail-high nodes where a killer move cut off";
+    CutoffTtMove: "cutoffs by the hash move";
+    CutoffGoodCapture: "cutoffs by a capture or promotion that doesn't lose material";
+    CutoffKiller: "cutoffs by a killer move";
+    CutoffCountermove: "cutoffs by the countermove";
+    CutoffQuiet: "cutoffs by another quiet move (ordered by history)";
+    CutoffBadCapture: "cutoffs by a capture that loses material by SEE";
+    CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
 }
 
 /// One counter per note.
@@ -64,6 +70,11 @@ impl Notes {
     #[inline(always)]
     pub fn add(&mut self, note: Note) {
         self.counts[note as usize] += 1;
+    }
+
+    #[inline(always)]
+    pub fn add_many(&mut self, note: Note, count: u64) {
+        self.counts[note as usize] += count;
     }
 
     pub fn get(&self, note: Note) -> u64 {

@@ -1,7 +1,7 @@
 //! The quiescence search: at the horizon, keep searching captures until the position is quiet,
 //! so the static evaluation is never trusted in the middle of an exchange.
 
-use crate::movepick::MovePicker;
+use crate::movepick::{MovePicker, OrderingContext};
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{DRAW, INFINITE, MAX_PLY, mated_in, score_from_tt};
@@ -84,7 +84,15 @@ impl Search {
         let mut best_move = None;
         let mut searched = 0;
         let mut child_pv = Pv::new();
-        while let Some(mv) = picker.next(pos, &self.history, &self.techniques) {
+        loop {
+            let ordering = OrderingContext {
+                histories: &self.histories,
+                techniques: &self.techniques,
+                previous: [None; 2],
+            };
+            let Some(mv) = picker.next(pos, &ordering) else {
+                break;
+            };
             let child = self.play(pos, mv, ply);
             searched += 1;
             let score = -self.quiescence(&child, ply + 1, -beta, -alpha, &mut child_pv);

@@ -3,8 +3,8 @@
 //! `self.params`, and a counter in `self.notes`.
 
 use crate::eval::Evaluator;
-use crate::history::{Killers, QuietHistory, history_bonus};
-use crate::movepick::{MovePicker, Stage, is_noisy};
+use crate::history::{Histories, PieceTo, history_bonus};
+use crate::movepick::{MovePicker, OrderingContext, Stage, captured, is_noisy};
 use crate::notes::{Note, Notes};
 use crate::params::Params;
 use crate::pv::Pv;
@@ -26,6 +26,15 @@ pub struct Signals {
     pub pondering: AtomicBool,
 }
 
+/// What the search keeps for each ply of the current line.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Frame {
+    /// The static evaluation at this ply (`-INFINITE` in check).
+    pub static_eval: i32,
+    /// The move made from this ply (`None`: a null move, or none yet).
+    pub moved: Option<PieceTo>,
+}
+
 /// One search thread's state. It lives between searches, so what it learned (histories) carries
 /// over from move to move.
 pub struct Search {
@@ -35,8 +44,9 @@ pub struct Search {
     pub notes: Notes,
     pub(crate) tt: Arc<TranspositionTable>,
     pub(crate) evaluator: Box<dyn Evaluator>,
-    pub(crate) history: QuietHistory,
-    pub(crate) killers: Killers,
+    pub(crate) histories: Histories,
+    /// One frame per ply of the current line.
+    pub(crate) stack: Box<[Frame; MAX_PLY + 2]>,
     /// Hashes of the positions before the current one: the game's, then the search path's.
     pub(crate) keys: Vec<u64>,
     pub(crate) nodes: u64,
@@ -64,8 +74,8 @@ impl Search {
             notes: Notes::default(),
             tt,
             evaluator,
-            history: QuietHistory::default(),
-            killers: Killers::default(),
+            histories: Histories::default(),
+            stack: Box::new([Frame::default(); MAX_PLY + 2]),
             keys: Vec::with_capacity(1024),
             nodes: 0,
             seldepth: 0,
@@ -81,8 +91,7 @@ impl Search {
 
     /// Forgets what was learned (`ucinewgame`).
     pub fn clear(&mut self) {
-        self.history.clear();
-        self.killers.clear();
+        self.histories.clear();
     }
 
     pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
@@ -157,9 +166,21 @@ impl Search {
     pub(crate) fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
         let mut child = pos.clone();
         child.make_move(mv);
+        self.stack[ply].moved = pos
+            .piece_at(mv.from())
+            .map(|piece| PieceTo { piece, to: mv.to() });
         self.evaluator.push(pos, Some(mv), &child, ply);
         self.keys.push(pos.hash());
         child
+    }
+
+    /// The moves one and two plies before `ply`, for the continuation histories.
+    #[inline]
+    pub(crate) fn previous(&self, ply: usize) -> [Option<PieceTo>; 2] {
+        [
+            ply.checked_sub(1).and_then(|p| self.stack[p].moved),
+            ply.checked_sub(2).and_then(|p| self.stack[p].moved),
+        ]
     }
 
     /// Undoes what [`Search::play`] recorded (the position itself is just dropped).
@@ -176,27 +197,70 @@ impl Search {
         }
     }
 
-    /// Rewards the quiet move that cut off and penalises the quiet moves tried before it.
-    fn update_quiet_stats(
+    // ANCHOR: update_histories
+    /// After a cutoff: rewards the move that cut off and penalises the moves of its kind tried
+    /// before it. A quiet move also becomes a killer and the countermove of the previous move.
+    fn update_histories(
         &mut self,
         pos: &Position,
         ply: usize,
         depth: i32,
         best: Move,
-        tried: &MoveList,
+        quiets: &MoveList,
+        captures: &MoveList,
     ) {
-        if self.techniques.killers {
-            self.killers.add(ply, best);
+        let bonus = history_bonus(&self.params, depth);
+        let side = pos.side_to_move();
+        let previous = self.previous(ply);
+        let t = &self.techniques;
+        let h = &mut self.histories;
+        let piece_to = |mv: Move| {
+            pos.piece_at(mv.from())
+                .map(|piece| PieceTo { piece, to: mv.to() })
+        };
+        if !is_noisy(pos, best) {
+            if t.killers {
+                h.killers.add(ply, best);
+            }
+            if t.countermove {
+                if let Some(before) = previous[0] {
+                    h.countermoves.set(before, best);
+                }
+            }
+            if t.history {
+                h.quiet.update(side, best, bonus);
+                for &mv in quiets.iter() {
+                    h.quiet.update(side, mv, -bonus);
+                }
+            }
+            if t.continuation_history {
+                for before in previous.into_iter().flatten() {
+                    if let Some(now) = piece_to(best) {
+                        h.continuation.update(before, now, bonus);
+                    }
+                    for &mv in quiets.iter() {
+                        if let Some(now) = piece_to(mv) {
+                            h.continuation.update(before, now, -bonus);
+                        }
+                    }
+                }
+            }
         }
-        if self.techniques.history {
-            let bonus = history_bonus(&self.params, depth);
-            let side = pos.side_to_move();
-            self.history.update(side, best, bonus);
-            for &mv in tried.iter() {
-                self.history.update(side, mv, -bonus);
+        if t.capture_history {
+            let mut update = |mv: Move, bonus: i32| {
+                if let (Some(piece), Some(victim)) = (pos.piece_at(mv.from()), captured(pos, mv)) {
+                    h.capture.update(piece, mv.to(), victim, bonus);
+                }
+            };
+            if is_noisy(pos, best) {
+                update(best, bonus);
+            }
+            for &mv in captures.iter() {
+                update(mv, -bonus);
             }
         }
     }
+    // ANCHOR_END: update_histories
 
     // ANCHOR: search
     /// The score of `pos` searched `depth` plies deep, within the window (`alpha`, `beta`).
@@ -278,13 +342,24 @@ impl Search {
 
         // The moves, best guess first.
         let original_alpha = alpha;
-        let mut picker = MovePicker::new(tt_move, self.killers.get(ply));
+        let previous = self.previous(ply);
+        let countermove = previous[0].and_then(|before| self.histories.countermoves.get(before));
+        let mut picker = MovePicker::new(tt_move, self.histories.killers.get(ply), countermove);
         let mut best_score = -INFINITE;
         let mut best_move = None;
         let mut searched = 0;
         let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
         let mut child_pv = Pv::new();
-        while let Some(mv) = picker.next(pos, &self.history, &self.techniques) {
+        loop {
+            let ordering = OrderingContext {
+                histories: &self.histories,
+                techniques: &self.techniques,
+                previous,
+            };
+            let Some(mv) = picker.next(pos, &ordering) else {
+                break;
+            };
             let quiet = !is_noisy(pos, mv);
             let child = self.play(pos, mv, ply);
             searched += 1;
@@ -352,20 +427,28 @@ impl Search {
                         if searched == 1 {
                             self.note(Note::FirstMoveCutoff);
                         }
-                        if matches!(picker.last_stage(), Stage::Killer1 | Stage::Killer2) {
-                            self.note(Note::KillerCutoff);
-                        }
-                        if quiet {
-                            self.update_quiet_stats(pos, ply, depth, mv, &quiets_tried);
-                        }
+                        self.note(match picker.last_stage() {
+                            Stage::TtMove => Note::CutoffTtMove,
+                            Stage::Killer1 | Stage::Killer2 => Note::CutoffKiller,
+                            Stage::Countermove => Note::CutoffCountermove,
+                            Stage::Quiet => Note::CutoffQuiet,
+                            Stage::BadNoisy => Note::CutoffBadCapture,
+                            _ => Note::CutoffGoodCapture,
+                        });
+                        self.update_histories(pos, ply, depth, mv, &quiets_tried, &captures_tried);
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(mv);
+            } else {
+                captures_tried.push(mv);
             }
         }
+
+        self.notes
+            .add_many(Note::CaptureDeferred, picker.deferred());
 
         // No legal move: mate or stalemate.
         if searched == 0 {

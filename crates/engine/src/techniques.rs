@@ -59,6 +59,10 @@ techniques! {
     mvv_lva: true, "9", "order captures by most valuable victim, least valuable attacker";
     killers: true, "9", "try two quiet moves that cut off at the same ply before other quiet moves";
     history: true, "9", "order quiet moves by how often they cut off before (butterfly history with gravity)";
+    countermove: true, "10.1", "try the quiet move that last refuted the previous move right after the killers";
+    continuation_history: true, "10.1", "order quiet moves also by how good they were as replies to the moves one and two plies before";
+    capture_history: true, "10.2", "order captures also by how often each (piece, square, victim) cut off";
+    see_ordering: true, "14", "search captures that lose material by static exchange after the quiet moves";
 }
 
 impl Techniques {

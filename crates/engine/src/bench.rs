@@ -228,7 +228,7 @@ pub fn run(
         Arc::new(Signals::default()),
     );
     search.techniques = techniques.clone();
-    search.params = params.clone();
+    search.params = *params;
     let mut lines = Vec::new();
     let mut notes = Notes::default();
     let start = Instant::now();

@@ -49,6 +49,9 @@ notes! {
     CutoffCountermove: "cutoffs by the countermove";
     CutoffQuiet: "cutoffs by another quiet move (ordered by history)";
     CutoffBadCapture: "cutoffs by a capture that loses material by SEE";
+    NullMove: "null moves tried (chapter 12)";
+    NullMoveCutoff: "nodes cut off by a null move";
+    NullMoveVerification: "null-move cutoffs at high depth checked by a verification search";
     CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
 }
 

@@ -18,8 +18,9 @@ pub struct ParamInfo {
 
 macro_rules! params {
     ($($name:ident: $default:expr, $min:expr, $max:expr, $step:expr, $doc:literal;)*) => {
-        /// The search's tunable numbers.
-        #[derive(Clone, Debug, PartialEq, Eq)]
+        /// The search's tunable numbers. `Copy`, so a node can take its own copy (`let p =
+        /// self.params;`) and still call `&mut self` methods.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub struct Params {
             $(#[doc = $doc] pub $name: i32,)*
         }
@@ -62,6 +63,13 @@ params! {
     history_bonus_per_depth: 160, 16, 512, 16, "history bonus per ply of depth for a move that cut off";
     history_bonus_base: -80, -400, 400, 20, "history bonus at depth 0 (added to the per-depth part)";
     history_bonus_max: 1600, 200, 4000, 100, "the largest history bonus or malus";
+    // Chapter 12: null-move pruning.
+    nmp_min_depth: 3, 1, 8, 1, "the shallowest depth at which a null move is tried";
+    nmp_base_reduction: 3, 1, 6, 1, "plies the null-move search is shallower by, at least";
+    nmp_depth_divisor: 3, 1, 8, 1, "one more ply of reduction per this many plies of depth";
+    nmp_eval_divisor: 200, 50, 600, 25, "one more ply of reduction per this many centipawns above beta";
+    nmp_eval_max: 3, 0, 6, 1, "at most this many plies of reduction for being above beta";
+    nmp_verify_depth: 12, 6, 64, 1, "from this depth a null-move cutoff is verified by a real search";
 }
 
 /// The largest magnitude a history score reaches (the "gravity" limit).

@@ -9,7 +9,9 @@ use crate::notes::{Note, Notes};
 use crate::params::Params;
 use crate::pv::Pv;
 use crate::root::RootMove;
-use crate::score::{DRAW, INFINITE, MAX_PLY, mate_in, mated_in, score_from_tt, score_to_tt};
+use crate::score::{
+    DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in, score_from_tt, score_to_tt,
+};
 use crate::techniques::Techniques;
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
@@ -33,6 +35,17 @@ pub(crate) struct Frame {
     pub static_eval: i32,
     /// The move made from this ply (`None`: a null move, or none yet).
     pub moved: Option<PieceTo>,
+}
+
+/// Whether the side to move has a piece other than pawns and the king: without one, zugzwang is
+/// common and passing is no test of the position.
+#[inline]
+fn has_pieces(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    (pos.pieces_of_color(us)
+        & !pos.pieces(chess::PieceType::Pawn, us)
+        & !pos.pieces(chess::PieceType::King, us))
+    .is_nonempty()
 }
 
 /// One search thread's state. It lives between searches, so what it learned (histories) carries
@@ -60,6 +73,8 @@ pub struct Search {
     pub(crate) infinite: bool,
     pub(crate) was_pondering: bool,
     pub(crate) root_moves: Vec<RootMove>,
+    /// Null moves are not tried before this ply: set during null-move verification searches.
+    pub(crate) nmp_min_ply: usize,
 }
 
 impl Search {
@@ -86,6 +101,7 @@ impl Search {
             infinite: false,
             was_pondering: false,
             root_moves: Vec::new(),
+            nmp_min_ply: 0,
         }
     }
 
@@ -339,6 +355,64 @@ impl Search {
             Some(entry) => entry.static_eval,
             None => self.evaluate(pos),
         };
+        self.stack[ply].static_eval = static_eval;
+        // The pruning below bets on the static evaluation: never on the principal variation or in check.
+        let selective = !pv_node && !in_check;
+        let p = self.params;
+
+        // ANCHOR: null_move
+        // Null-move pruning: if passing still leaves us at or above beta after a shallower search,
+        // a real move would too.
+        if self.techniques.null_move
+            && selective
+            && depth >= p.nmp_min_depth
+            && static_eval >= beta
+            && beta < MATE_BOUND
+            && ply >= self.nmp_min_ply
+            && ply > 0
+            && self.stack[ply - 1].moved.is_some()
+            && has_pieces(pos)
+        {
+            self.note(Note::NullMove);
+            let reduction = p.nmp_base_reduction
+                + depth / p.nmp_depth_divisor
+                + ((static_eval - beta) / p.nmp_eval_divisor).min(p.nmp_eval_max);
+            let null_depth = depth - reduction;
+            let verify_depth = p.nmp_verify_depth;
+            let mut child = pos.clone();
+            child.make_null_move();
+            self.stack[ply].moved = None;
+            self.evaluator.push(pos, None, &child, ply);
+            self.keys.push(pos.hash());
+            let score = -self.search(&child, null_depth, ply + 1, -beta, -beta + 1, !cut_node, pv);
+            self.unplay();
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                // A mate found after passing is no proof: report a plain cutoff.
+                let score = if score >= MATE_BOUND { beta } else { score };
+                if depth < verify_depth || self.nmp_min_ply > 0 {
+                    self.note(Note::NullMoveCutoff);
+                    return score;
+                }
+                // Deep down, verify with a real search in which we may not pass for a while
+                // (zugzwang: positions where every move is worse than passing).
+                self.note(Note::NullMoveVerification);
+                self.nmp_min_ply = ply + 3 * null_depth.max(0) as usize / 4;
+                let verified = self.search(pos, null_depth, ply, beta - 1, beta, false, pv);
+                self.nmp_min_ply = 0;
+                if self.aborted {
+                    return 0;
+                }
+                if verified >= beta {
+                    self.note(Note::NullMoveCutoff);
+                    return score;
+                }
+            }
+            pv.clear();
+        }
+        // ANCHOR_END: null_move
 
         // The moves, best guess first.
         let original_alpha = alpha;

@@ -287,7 +287,7 @@ impl Session {
             return;
         };
         search.techniques = self.techniques.clone();
-        search.params = self.params.clone();
+        search.params = self.params;
         self.signals.stop.store(false, Ordering::Relaxed);
         self.signals
             .pondering

@@ -52,6 +52,8 @@ notes! {
     NullMove: "null moves tried (chapter 12)";
     NullMoveCutoff: "nodes cut off by a null move";
     NullMoveVerification: "null-move cutoffs at high depth checked by a verification search";
+    Lmr: "late moves searched with a reduced depth first (chapter 13)";
+    LmrResearch: "reduced searches that beat alpha and were searched again at full depth";
     CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
 }
 

@@ -70,6 +70,11 @@ params! {
     nmp_eval_divisor: 200, 50, 600, 25, "one more ply of reduction per this many centipawns above beta";
     nmp_eval_max: 3, 0, 6, 1, "at most this many plies of reduction for being above beta";
     nmp_verify_depth: 12, 6, 64, 1, "from this depth a null-move cutoff is verified by a real search";
+    // Chapter 13: late move reductions.
+    lmr_min_depth: 3, 2, 8, 1, "the shallowest depth at which late moves are reduced";
+    lmr_base: 75, 0, 200, 10, "the reduction's constant part, in hundredths of a ply";
+    lmr_divisor: 225, 100, 500, 15, "ln(depth) * ln(moves) is divided by this (in hundredths)";
+    lmr_history_divisor: 8192, 2048, 32768, 512, "one ply less (or more) per this much history";
 }
 
 /// The largest magnitude a history score reaches (the "gravity" limit).

@@ -146,6 +146,7 @@ impl Search {
 
     fn start(&mut self, pos: &Position, history: &[u64], limits: &Limits, options: &SearchOptions) {
         self.notes.clear();
+        self.lmr_table = crate::search::LmrTable::new(&self.params);
         self.nodes = 0;
         self.seldepth = 0;
         self.aborted = false;

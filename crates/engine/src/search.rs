@@ -37,6 +37,32 @@ pub(crate) struct Frame {
     pub moved: Option<PieceTo>,
 }
 
+// ANCHOR: lmr_table
+/// Late move reductions by depth and move number: `base + ln(depth) * ln(moves) / divisor`
+/// plies, both numbers in hundredths. Deep nodes and late moves are reduced most.
+pub(crate) struct LmrTable {
+    table: Box<[[i32; 64]; 64]>,
+}
+
+impl LmrTable {
+    pub(crate) fn new(p: &Params) -> LmrTable {
+        let mut table = Box::new([[0; 64]; 64]);
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                let ln = (depth as f64).ln() * (moves as f64).ln();
+                *r = (p.lmr_base as f64 / 100.0 + ln * 100.0 / p.lmr_divisor as f64) as i32;
+            }
+        }
+        LmrTable { table }
+    }
+
+    #[inline]
+    fn get(&self, depth: i32, moves: usize) -> i32 {
+        self.table[(depth as usize).min(63)][moves.min(63)]
+    }
+}
+// ANCHOR_END: lmr_table
+
 /// Whether the side to move has a piece other than pawns and the king: without one, zugzwang is
 /// common and passing is no test of the position.
 #[inline]
@@ -75,6 +101,7 @@ pub struct Search {
     pub(crate) root_moves: Vec<RootMove>,
     /// Null moves are not tried before this ply: set during null-move verification searches.
     pub(crate) nmp_min_ply: usize,
+    pub(crate) lmr_table: LmrTable,
 }
 
 impl Search {
@@ -102,6 +129,7 @@ impl Search {
             was_pondering: false,
             root_moves: Vec::new(),
             nmp_min_ply: 0,
+            lmr_table: LmrTable::new(&Params::default()),
         }
     }
 
@@ -188,6 +216,23 @@ impl Search {
         self.evaluator.push(pos, Some(mv), &child, ply);
         self.keys.push(pos.hash());
         child
+    }
+
+    /// A quiet move's history scores, as the move picker adds them up.
+    fn quiet_history(&self, pos: &Position, mv: Move, previous: &[Option<PieceTo>; 2]) -> i32 {
+        let mut score = 0;
+        if self.techniques.history {
+            score += self.histories.quiet.get(pos.side_to_move(), mv);
+        }
+        if self.techniques.continuation_history {
+            if let Some(piece) = pos.piece_at(mv.from()) {
+                let now = PieceTo { piece, to: mv.to() };
+                for before in previous.iter().flatten() {
+                    score += self.histories.continuation.get(*before, now);
+                }
+            }
+        }
+        score
     }
 
     /// The moves one and two plies before `ply`, for the continuation histories.
@@ -446,9 +491,32 @@ impl Search {
             }
             let new_depth = depth - 1 + extension;
 
+            let gives_check = child.is_check();
+
+            // ANCHOR: lmr
+            // Late move reductions: a quiet move this far down the list seldom beats alpha, so it
+            // is searched shallower first, and to full depth only if it does.
+            let mut reduction = 0;
+            if self.techniques.lmr
+                && depth >= p.lmr_min_depth
+                && searched > 1 + pv_node as usize
+                && !in_check
+                && (quiet || picker.last_stage() == Stage::BadNoisy)
+            {
+                reduction = self.lmr_table.get(depth, searched);
+                reduction -= pv_node as i32;
+                reduction += cut_node as i32;
+                reduction -= gives_check as i32;
+                if quiet {
+                    reduction -= self.quiet_history(pos, mv, &previous) / p.lmr_history_divisor;
+                }
+                reduction = reduction.clamp(0, new_depth - 1);
+            }
+            // ANCHOR_END: lmr
+
             // Principal variation search: the first move with the full window, the others with a
             // null window that only asks "better than alpha?", searched again if the answer is yes.
-            let score = if searched == 1 || !self.techniques.pvs {
+            let score = if searched == 1 || (!self.techniques.pvs && reduction == 0) {
                 -self.search(
                     &child,
                     new_depth,
@@ -458,19 +526,20 @@ impl Search {
                     !pv_node && !cut_node,
                     &mut child_pv,
                 )
-            } else {
-                let score = -self.search(
+            } else if !self.techniques.pvs {
+                self.note(Note::Lmr);
+                let mut score = -self.search(
                     &child,
-                    new_depth,
+                    new_depth - reduction,
                     ply + 1,
-                    -alpha - 1,
+                    -beta,
                     -alpha,
-                    !cut_node,
+                    true,
                     &mut child_pv,
                 );
-                if score > alpha && score < beta {
-                    self.note(Note::PvsResearch);
-                    -self.search(
+                if score > alpha && !self.aborted {
+                    self.note(Note::LmrResearch);
+                    score = -self.search(
                         &child,
                         new_depth,
                         ply + 1,
@@ -478,10 +547,58 @@ impl Search {
                         -alpha,
                         false,
                         &mut child_pv,
-                    )
-                } else {
-                    score
+                    );
                 }
+                score
+            } else {
+                let mut score;
+                if reduction > 0 {
+                    self.note(Note::Lmr);
+                    score = -self.search(
+                        &child,
+                        new_depth - reduction,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        true,
+                        &mut child_pv,
+                    );
+                    if score > alpha && !self.aborted {
+                        self.note(Note::LmrResearch);
+                        score = -self.search(
+                            &child,
+                            new_depth,
+                            ply + 1,
+                            -alpha - 1,
+                            -alpha,
+                            !cut_node,
+                            &mut child_pv,
+                        );
+                    }
+                } else {
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        !cut_node,
+                        &mut child_pv,
+                    );
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    self.note(Note::PvsResearch);
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        false,
+                        &mut child_pv,
+                    );
+                }
+                score
             };
             self.unplay();
             if self.aborted {

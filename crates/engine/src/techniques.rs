@@ -63,6 +63,7 @@ techniques! {
     continuation_history: true, "10.1", "order quiet moves also by how good they were as replies to the moves one and two plies before";
     capture_history: true, "10.2", "order captures also by how often each (piece, square, victim) cut off";
     null_move: true, "12", "null-move pruning: pass, and cut off if a shallower search still reaches beta";
+    lmr: true, "13", "late move reductions: search late quiet moves shallower, again at full depth if they beat alpha";
     see_ordering: true, "14", "search captures that lose material by static exchange after the quiet moves";
 }
 

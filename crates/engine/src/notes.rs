@@ -54,6 +54,13 @@ notes! {
     NullMoveVerification: "null-move cutoffs at high depth checked by a verification search";
     Lmr: "late moves searched with a reduced depth first (chapter 13)";
     LmrResearch: "reduced searches that beat alpha and were searched again at full depth";
+    ReverseFutility: "nodes returned by reverse futility pruning (chapter 14)";
+    Razoring: "nodes cut by razoring";
+    Futility: "quiet moves skipped by futility pruning";
+    SeePruningQuiet: "quiet moves skipped because they lose material by SEE";
+    SeePruningCapture: "captures skipped because they lose material by SEE";
+    QsSeePruning: "losing captures skipped in the quiescence search";
+    DeltaPruning: "captures skipped in the quiescence search by delta pruning";
     CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
 }
 

@@ -75,6 +75,18 @@ params! {
     lmr_base: 75, 0, 200, 10, "the reduction's constant part, in hundredths of a ply";
     lmr_divisor: 225, 100, 500, 15, "ln(depth) * ln(moves) is divided by this (in hundredths)";
     lmr_history_divisor: 8192, 2048, 32768, 512, "one ply less (or more) per this much history";
+    // Chapter 14: futility, razoring and SEE pruning.
+    rfp_margin: 80, 20, 200, 5, "reverse futility margin per ply of depth";
+    rfp_max_depth: 7, 1, 16, 1, "the deepest node reverse futility pruning applies to";
+    razor_margin: 300, 50, 800, 25, "razoring margin per ply of depth";
+    razor_max_depth: 2, 1, 6, 1, "the deepest node razoring applies to";
+    futility_base: 100, 0, 400, 10, "futility margin at depth 0";
+    futility_per_depth: 100, 20, 300, 10, "futility margin added per ply of depth";
+    futility_max_depth: 6, 1, 12, 1, "the deepest node futility pruning applies to";
+    see_quiet_margin: 60, 10, 200, 5, "quiet moves losing more than this per ply by SEE are pruned";
+    see_capture_margin: 100, 10, 300, 10, "captures losing more than this per ply by SEE are pruned";
+    see_max_depth: 6, 1, 12, 1, "the deepest node SEE pruning applies to";
+    delta_margin: 200, 0, 600, 25, "delta pruning's safety margin in the quiescence search";
 }
 
 /// The largest magnitude a history score reaches (the "gravity" limit).

@@ -1,11 +1,12 @@
 //! The quiescence search: at the horizon, keep searching captures until the position is quiet,
 //! so the static evaluation is never trusted in the middle of an exchange.
 
-use crate::movepick::{MovePicker, OrderingContext};
+use crate::movepick::{MovePicker, OrderingContext, captured};
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{DRAW, INFINITE, MAX_PLY, mated_in, score_from_tt};
 use crate::search::Search;
+use crate::see::{SEE_VALUES, see_ge};
 use crate::tt::{Bound, TtEntry};
 use chess::Position;
 
@@ -93,6 +94,26 @@ impl Search {
             let Some(mv) = picker.next(pos, &ordering) else {
                 break;
             };
+            if !in_check {
+                // ANCHOR: qs_see_pruning
+                // SEE pruning: a capture that loses material can't do better than standing pat.
+                if self.techniques.see_pruning && !see_ge(pos, mv, 0) {
+                    self.note(Note::QsSeePruning);
+                    continue;
+                }
+                // ANCHOR_END: qs_see_pruning
+                // ANCHOR: delta_pruning
+                // Delta pruning: even winning the victim for free, with a margin, leaves us short.
+                let victim = captured(pos, mv).map_or(0, |p| SEE_VALUES[p.index()]);
+                if self.techniques.delta_pruning
+                    && mv.promotion().is_none()
+                    && static_eval + victim + self.params.delta_margin <= alpha
+                {
+                    self.note(Note::DeltaPruning);
+                    continue;
+                }
+                // ANCHOR_END: delta_pruning
+            }
             let child = self.play(pos, mv, ply);
             searched += 1;
             let score = -self.quiescence(&child, ply + 1, -beta, -alpha, &mut child_pv);

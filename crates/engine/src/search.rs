@@ -12,6 +12,7 @@ use crate::root::RootMove;
 use crate::score::{
     DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in, score_from_tt, score_to_tt,
 };
+use crate::see::see_ge;
 use crate::techniques::Techniques;
 use crate::time::TimeManager;
 use crate::tt::{Bound, TranspositionTable, TtEntry};
@@ -210,12 +211,19 @@ impl Search {
     pub(crate) fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
         let mut child = pos.clone();
         child.make_move(mv);
+        self.enter(pos, mv, &child, ply);
+        child
+    }
+
+    /// Records that the search goes from `pos` to `child` by `mv`: the move for the histories,
+    /// the evaluation's update, the position for repetitions. Undone by [`Search::unplay`].
+    #[inline]
+    pub(crate) fn enter(&mut self, pos: &Position, mv: Move, child: &Position, ply: usize) {
         self.stack[ply].moved = pos
             .piece_at(mv.from())
             .map(|piece| PieceTo { piece, to: mv.to() });
-        self.evaluator.push(pos, Some(mv), &child, ply);
+        self.evaluator.push(pos, Some(mv), child, ply);
         self.keys.push(pos.hash());
-        child
     }
 
     /// A quiet move's history scores, as the move picker adds them up.
@@ -405,6 +413,38 @@ impl Search {
         let selective = !pv_node && !in_check;
         let p = self.params;
 
+        // ANCHOR: reverse_futility
+        // Reverse futility pruning: far enough above beta, assume a search would stay there.
+        if self.techniques.reverse_futility
+            && selective
+            && depth <= p.rfp_max_depth
+            && static_eval - p.rfp_margin * depth >= beta
+        {
+            self.note(Note::ReverseFutility);
+            return static_eval;
+        }
+        // ANCHOR_END: reverse_futility
+
+        // ANCHOR: razoring
+        // Razoring: far below alpha near the leaves, only captures could save the node.
+        if self.techniques.razoring
+            && self.techniques.quiescence
+            && selective
+            && depth <= p.razor_max_depth
+            && static_eval + p.razor_margin * depth < alpha
+        {
+            let score = self.quiescence(pos, ply, alpha, alpha + 1, pv);
+            if self.aborted {
+                return 0;
+            }
+            if score <= alpha {
+                self.note(Note::Razoring);
+                return score;
+            }
+            pv.clear();
+        }
+        // ANCHOR_END: razoring
+
         // ANCHOR: null_move
         // Null-move pruning: if passing still leaves us at or above beta after a shallower search,
         // a real move would too.
@@ -480,18 +520,60 @@ impl Search {
                 break;
             };
             let quiet = !is_noisy(pos, mv);
-            let child = self.play(pos, mv, ply);
+            let mut child = pos.clone();
+            child.make_move(mv);
+            let gives_check = child.is_check();
+
+            // ANCHOR: futility
+            // Futility pruning: a quiet move can't lift a hopeless static evaluation to alpha.
+            if self.techniques.futility
+                && selective
+                && quiet
+                && !gives_check
+                && depth <= p.futility_max_depth
+                && best_score > -MATE_BOUND
+                && static_eval + p.futility_base + p.futility_per_depth * depth <= alpha
+            {
+                self.note(Note::Futility);
+                continue;
+            }
+            // ANCHOR_END: futility
+
+            // ANCHOR: see_pruning
+            // SEE pruning: near the leaves, skip moves that lose material outright.
+            if self.techniques.see_pruning
+                && selective
+                && searched > 0
+                && !gives_check
+                && depth <= p.see_max_depth
+                && best_score > -MATE_BOUND
+            {
+                let margin = if quiet {
+                    p.see_quiet_margin
+                } else {
+                    p.see_capture_margin
+                };
+                if !see_ge(pos, mv, -margin * depth) {
+                    self.note(if quiet {
+                        Note::SeePruningQuiet
+                    } else {
+                        Note::SeePruningCapture
+                    });
+                    continue;
+                }
+            }
+            // ANCHOR_END: see_pruning
+
+            self.enter(pos, mv, &child, ply);
             searched += 1;
 
             // Check extension: a move that gives check is searched one ply deeper.
             let mut extension = 0;
-            if self.techniques.check_extension && child.is_check() {
+            if self.techniques.check_extension && gives_check {
                 self.note(Note::CheckExtension);
                 extension = 1;
             }
             let new_depth = depth - 1 + extension;
-
-            let gives_check = child.is_check();
 
             // ANCHOR: lmr
             // Late move reductions: a quiet move this far down the list seldom beats alpha, so it

@@ -65,6 +65,11 @@ techniques! {
     null_move: true, "12", "null-move pruning: pass, and cut off if a shallower search still reaches beta";
     lmr: true, "13", "late move reductions: search late quiet moves shallower, again at full depth if they beat alpha";
     see_ordering: true, "14", "search captures that lose material by static exchange after the quiet moves";
+    reverse_futility: true, "14", "reverse futility pruning: return the static evaluation when it is far above beta near the leaves";
+    razoring: true, "14", "razoring: far below alpha at depth 1-2, trust the quiescence search";
+    futility: true, "14", "futility pruning: skip quiet moves that can't lift a hopeless evaluation to alpha";
+    see_pruning: true, "14", "SEE pruning: skip moves that lose material near the leaves, and losing captures in the quiescence search";
+    delta_pruning: true, "14", "delta pruning: skip captures in the quiescence search that can't reach alpha even with a margin";
 }
 
 impl Techniques {

@@ -78,8 +78,13 @@ bench() {
         echo "not available (no 'N nodes M nps' line from '$1 bench')"
     fi
 }
-bench_base=$(bench target/sprt/cb2026-base)
-bench_new=$(bench target/sprt/cb2026-new)
+# Both at once (bench is single-threaded): the node counts do not depend on the load.
+echo "== bench of both builds"
+bench target/sprt/cb2026-base >target/sprt/bench-base.txt &
+bench target/sprt/cb2026-new >target/sprt/bench-new.txt &
+wait
+bench_base=$(<target/sprt/bench-base.txt)
+bench_new=$(<target/sprt/bench-new.txt)
 dirty=""
 [[ -n $(git status --porcelain --untracked-files=no) ]] && dirty=" + uncommitted changes"
 

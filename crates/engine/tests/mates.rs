@@ -74,7 +74,7 @@ fn finds_every_mate_with_its_exact_distance() {
         search.clear();
         let limits = Limits {
             mate: Some(moves as u32),
-            depth: Some(2 * moves + 3),
+            depth: Some(2 * moves + 12),
             ..Limits::default()
         };
         let mut last_pv = Vec::new();

@@ -61,6 +61,8 @@ notes! {
     SeePruningCapture: "captures skipped because they lose material by SEE";
     QsSeePruning: "losing captures skipped in the quiescence search";
     DeltaPruning: "captures skipped in the quiescence search by delta pruning";
+    LateMovePruning: "quiet moves skipped by late move pruning, each ending the node's quiet moves (chapter 14.1)";
+    HistoryPruning: "quiet moves skipped by history pruning";
     CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
 }
 

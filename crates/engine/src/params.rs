@@ -87,6 +87,12 @@ params! {
     see_capture_margin: 100, 10, 300, 10, "captures losing more than this per ply by SEE are pruned";
     see_max_depth: 6, 1, 12, 1, "the deepest node SEE pruning applies to";
     delta_margin: 200, 0, 600, 25, "delta pruning's safety margin in the quiescence search";
+    // Chapter 14.1: improving, late move pruning, history pruning.
+    rfp_improving: 40, 0, 79, 5, "the cut in the reverse futility margin when improving (below rfp_margin)";
+    lmp_base: 3, 0, 12, 1, "late move pruning keeps lmp_base + depth^2 moves (half when not improving)";
+    lmp_max_depth: 8, 1, 16, 1, "the deepest node late move pruning applies to";
+    history_pruning_depth: 4, 1, 10, 1, "the deepest node history pruning applies to";
+    history_pruning_margin: 2048, 256, 8192, 256, "quiet moves with history below minus this per ply are pruned";
 }
 
 /// The largest magnitude a history score reaches (the "gravity" limit).

@@ -413,12 +413,32 @@ impl Search {
         let selective = !pv_node && !in_check;
         let p = self.params;
 
+        // ANCHOR: improving
+        // Improving: is the side to move better off than two plies ago (four, if it was in check
+        // then)? Pruning can be bolder when it is, and should be more careful when it isn't.
+        let improving = !in_check && {
+            let before = |back: usize| ply.checked_sub(back).map(|p| self.stack[p].static_eval);
+            match (before(2), before(4)) {
+                (Some(two), _) if two != -INFINITE => static_eval > two,
+                (_, Some(four)) if four != -INFINITE => static_eval > four,
+                _ => true,
+            }
+        };
+        // ANCHOR_END: improving
+
         // ANCHOR: reverse_futility
         // Reverse futility pruning: far enough above beta, assume a search would stay there.
+        // An improving side gets a smaller margin, but never less than half of it.
+        let improving_cut = if self.techniques.improving && improving {
+            p.rfp_improving
+        } else {
+            0
+        };
+        let rfp_margin = (p.rfp_margin * depth - improving_cut).max(p.rfp_margin * depth / 2);
         if self.techniques.reverse_futility
             && selective
             && depth <= p.rfp_max_depth
-            && static_eval - p.rfp_margin * depth >= beta
+            && static_eval - rfp_margin >= beta
         {
             self.note(Note::ReverseFutility);
             return static_eval;
@@ -524,6 +544,28 @@ impl Search {
             child.make_move(mv);
             let gives_check = child.is_check();
 
+            // ANCHOR: late_move_pruning
+            // Late move pruning: near the leaves, after enough moves, the remaining quiet moves
+            // are not worth a search (fewer when the position isn't improving).
+            if self.techniques.late_move_pruning
+                && selective
+                && quiet
+                && !gives_check
+                && depth <= p.lmp_max_depth
+                && best_score > -MATE_BOUND
+            {
+                let mut limit = p.lmp_base + depth * depth;
+                if self.techniques.improving && !improving {
+                    limit /= 2;
+                }
+                if searched as i32 >= limit {
+                    self.note(Note::LateMovePruning);
+                    picker.skip_quiets();
+                    continue;
+                }
+            }
+            // ANCHOR_END: late_move_pruning
+
             // ANCHOR: futility
             // Futility pruning: a quiet move can't lift a hopeless static evaluation to alpha.
             if self.techniques.futility
@@ -538,6 +580,22 @@ impl Search {
                 continue;
             }
             // ANCHOR_END: futility
+
+            // ANCHOR: history_pruning
+            // History pruning: near the leaves, a quiet move that has failed again and again is
+            // skipped.
+            if self.techniques.history_pruning
+                && selective
+                && quiet
+                && !gives_check
+                && depth <= p.history_pruning_depth
+                && best_score > -MATE_BOUND
+                && self.quiet_history(pos, mv, &previous) < -p.history_pruning_margin * depth
+            {
+                self.note(Note::HistoryPruning);
+                continue;
+            }
+            // ANCHOR_END: history_pruning
 
             // ANCHOR: see_pruning
             // SEE pruning: near the leaves, skip moves that lose material outright.
@@ -589,6 +647,9 @@ impl Search {
                 reduction -= pv_node as i32;
                 reduction += cut_node as i32;
                 reduction -= gives_check as i32;
+                if self.techniques.improving && !improving {
+                    reduction += 1;
+                }
                 if quiet {
                     reduction -= self.quiet_history(pos, mv, &previous) / p.lmr_history_divisor;
                 }

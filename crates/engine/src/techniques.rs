@@ -69,6 +69,9 @@ techniques! {
     razoring: true, "14", "razoring: far below alpha at depth 1-2, trust the quiescence search";
     futility: true, "14", "futility pruning: skip quiet moves that can't lift a hopeless evaluation to alpha";
     see_pruning: true, "14", "SEE pruning: skip moves that lose material near the leaves, and losing captures in the quiescence search";
+    improving: true, "14.1", "the improving flag: a smaller reverse futility margin, less reduction and more moves before late move pruning when the side to move is better off than two plies ago";
+    late_move_pruning: true, "14.1", "late move pruning: skip the remaining quiet moves near the leaves after enough moves";
+    history_pruning: true, "14.1", "history pruning: skip quiet moves with a bad history near the leaves";
     delta_pruning: true, "14", "delta pruning: skip captures in the quiescence search that can't reach alpha even with a margin";
 }
 

@@ -63,6 +63,12 @@ notes! {
     DeltaPruning: "captures skipped in the quiescence search by delta pruning";
     LateMovePruning: "quiet moves skipped by late move pruning, each ending the node's quiet moves (chapter 14.1)";
     HistoryPruning: "quiet moves skipped by history pruning";
+    Iir: "nodes searched a ply shallower for lack of a hash move (chapter 15)";
+    SingularSearch: "searches to test whether the hash move is singular";
+    SingularExtension: "hash moves extended for being singular";
+    DoubleExtension: "singular hash moves extended by two plies";
+    NegativeExtension: "hash moves searched a ply shallower for not being singular";
+    MultiCut: "nodes cut because another move also beat beta in the singular search";
     CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
 }
 

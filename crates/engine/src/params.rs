@@ -93,6 +93,13 @@ params! {
     lmp_max_depth: 8, 1, 16, 1, "the deepest node late move pruning applies to";
     history_pruning_depth: 4, 1, 10, 1, "the deepest node history pruning applies to";
     history_pruning_margin: 2048, 256, 8192, 256, "quiet moves with history below minus this per ply are pruned";
+    // Chapter 15: internal iterative reduction, singular extensions.
+    iir_min_depth: 4, 2, 12, 1, "the shallowest depth at which a node without a hash move is reduced";
+    se_min_depth: 8, 4, 16, 1, "the shallowest depth at which the hash move is tested for singularity";
+    se_tt_depth_margin: 3, 1, 6, 1, "the hash entry may be this many plies shallower than the node";
+    se_beta_per_depth: 2, 1, 6, 1, "the singular margin below the hash score, per ply of depth";
+    se_double_margin: 20, 0, 100, 5, "how far below the singular beta makes a double extension";
+    se_double_max: 6, 0, 16, 1, "at most this many double extensions on one line";
 }
 
 /// The largest magnitude a history score reaches (the "gravity" limit).

@@ -36,6 +36,10 @@ pub(crate) struct Frame {
     pub static_eval: i32,
     /// The move made from this ply (`None`: a null move, or none yet).
     pub moved: Option<PieceTo>,
+    /// A move the node at this ply must not search: set during a singular extension's search.
+    pub excluded: Option<Move>,
+    /// Double extensions on the line up to and including this ply.
+    pub double_extensions: i32,
 }
 
 // ANCHOR: lmr_table
@@ -340,7 +344,7 @@ impl Search {
     pub(crate) fn search(
         &mut self,
         pos: &Position,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
@@ -378,6 +382,13 @@ impl Search {
             }
         }
 
+        // A singular extension's search of this same node leaves one move out.
+        let excluded = self.stack[ply].excluded;
+        let doubles = ply
+            .checked_sub(1)
+            .map_or(0, |p| self.stack[p].double_extensions);
+        self.stack[ply].double_extensions = doubles;
+
         // Transposition table: a deep enough result for this position may settle the node.
         let tt_entry = if self.techniques.tt {
             self.tt.probe(pos.hash())
@@ -394,7 +405,7 @@ impl Search {
                 Bound::Lower => score >= beta,
                 Bound::Upper => score <= alpha,
             };
-            if !pv_node && entry.depth >= depth && usable {
+            if !pv_node && excluded.is_none() && entry.depth >= depth && usable {
                 self.note(Note::TtCutoff);
                 return score;
             }
@@ -411,6 +422,8 @@ impl Search {
         self.stack[ply].static_eval = static_eval;
         // The pruning below bets on the static evaluation: never on the principal variation or in check.
         let selective = !pv_node && !in_check;
+        // Pruning the whole node also waits while one of its moves is left out.
+        let prune_node = selective && excluded.is_none();
         let p = self.params;
 
         // ANCHOR: improving
@@ -436,7 +449,7 @@ impl Search {
         };
         let rfp_margin = (p.rfp_margin * depth - improving_cut).max(p.rfp_margin * depth / 2);
         if self.techniques.reverse_futility
-            && selective
+            && prune_node
             && depth <= p.rfp_max_depth
             && static_eval - rfp_margin >= beta
         {
@@ -449,7 +462,7 @@ impl Search {
         // Razoring: far below alpha near the leaves, only captures could save the node.
         if self.techniques.razoring
             && self.techniques.quiescence
-            && selective
+            && prune_node
             && depth <= p.razor_max_depth
             && static_eval + p.razor_margin * depth < alpha
         {
@@ -469,7 +482,7 @@ impl Search {
         // Null-move pruning: if passing still leaves us at or above beta after a shallower search,
         // a real move would too.
         if self.techniques.null_move
-            && selective
+            && prune_node
             && depth >= p.nmp_min_depth
             && static_eval >= beta
             && beta < MATE_BOUND
@@ -519,6 +532,20 @@ impl Search {
         }
         // ANCHOR_END: null_move
 
+        // ANCHOR: iir
+        // Internal iterative reduction: without a hash move the ordering is a guess, so search
+        // a ply shallower; the next visit will have a move from this one.
+        if self.techniques.iir
+            && depth >= p.iir_min_depth
+            && tt_move.is_none()
+            && excluded.is_none()
+            && (pv_node || cut_node)
+        {
+            self.note(Note::Iir);
+            depth -= 1;
+        }
+        // ANCHOR_END: iir
+
         // The moves, best guess first.
         let original_alpha = alpha;
         let previous = self.previous(ply);
@@ -539,7 +566,66 @@ impl Search {
             let Some(mv) = picker.next(pos, &ordering) else {
                 break;
             };
+            if Some(mv) == excluded {
+                continue;
+            }
             let quiet = !is_noisy(pos, mv);
+
+            // ANCHOR: singular
+            // Singular extension: if every other move falls clearly short of the hash move's
+            // score in a shallower search, the hash move is the only good one; search it deeper.
+            let mut extension = 0;
+            if let Some(entry) = tt_entry
+                && self.techniques.singular_extensions
+                && Some(mv) == tt_move
+                && excluded.is_none()
+                && depth >= p.se_min_depth
+                && entry.depth >= depth - p.se_tt_depth_margin
+                && entry.bound != Bound::Upper
+                && score_from_tt(entry.score, ply).abs() < MATE_BOUND
+            {
+                let tt_score = score_from_tt(entry.score, ply);
+                let singular_beta = tt_score - p.se_beta_per_depth * depth;
+                self.note(Note::SingularSearch);
+                self.stack[ply].excluded = Some(mv);
+                let mut scratch = Pv::new();
+                let score = self.search(
+                    pos,
+                    (depth - 1) / 2,
+                    ply,
+                    singular_beta - 1,
+                    singular_beta,
+                    cut_node,
+                    &mut scratch,
+                );
+                self.stack[ply].excluded = None;
+                if self.aborted {
+                    return 0;
+                }
+                if score < singular_beta {
+                    self.note(Note::SingularExtension);
+                    extension = 1;
+                    // Far short: two plies deeper, a limited number of times per line.
+                    if self.techniques.double_extensions
+                        && !pv_node
+                        && score < singular_beta - p.se_double_margin
+                        && doubles < p.se_double_max
+                    {
+                        self.note(Note::DoubleExtension);
+                        extension = 2;
+                    }
+                } else if self.techniques.multi_cut && singular_beta >= beta {
+                    // Multi-cut: another move beats beta as well; the node will fail high.
+                    self.note(Note::MultiCut);
+                    return singular_beta;
+                } else if self.techniques.negative_extensions && tt_score >= beta {
+                    // Not singular, and expected to fail high anyway: search it shallower.
+                    self.note(Note::NegativeExtension);
+                    extension = -1;
+                }
+            }
+            // ANCHOR_END: singular
+
             let mut child = pos.clone();
             child.make_move(mv);
             let gives_check = child.is_check();
@@ -626,12 +712,12 @@ impl Search {
             searched += 1;
 
             // Check extension: a move that gives check is searched one ply deeper.
-            let mut extension = 0;
-            if self.techniques.check_extension && gives_check {
+            if self.techniques.check_extension && gives_check && extension == 0 {
                 self.note(Note::CheckExtension);
                 extension = 1;
             }
             let new_depth = depth - 1 + extension;
+            self.stack[ply].double_extensions = doubles + (extension == 2) as i32;
 
             // ANCHOR: lmr
             // Late move reductions: a quiet move this far down the list seldom beats alpha, so it
@@ -784,11 +870,21 @@ impl Search {
         self.notes
             .add_many(Note::CaptureDeferred, picker.deferred());
 
-        // No legal move: mate or stalemate.
+        // No legal move: mate or stalemate (or, leaving one out, nothing else to say).
         if searched == 0 {
-            return if in_check { mated_in(ply) } else { DRAW };
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                DRAW
+            };
         }
 
+        // The result of a search that left a move out isn't this node's value: don't store it.
+        if excluded.is_some() {
+            return best_score;
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if alpha > original_alpha {

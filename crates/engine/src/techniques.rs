@@ -72,6 +72,11 @@ techniques! {
     improving: true, "14.1", "the improving flag: a smaller reverse futility margin, less reduction and more moves before late move pruning when the side to move is better off than two plies ago";
     late_move_pruning: true, "14.1", "late move pruning: skip the remaining quiet moves near the leaves after enough moves";
     history_pruning: true, "14.1", "history pruning: skip quiet moves with a bad history near the leaves";
+    iir: true, "15", "internal iterative reduction: a ply less where there is no hash move";
+    singular_extensions: true, "15", "search the hash move a ply deeper when every other move falls short of its score";
+    double_extensions: true, "15", "two plies deeper when the others fall far short (off the PV, a few times per line)";
+    negative_extensions: true, "15", "a ply shallower for a hash move that isn't singular but is expected to fail high";
+    multi_cut: true, "15", "cut the node when a move other than the hash move also beats beta in the singular search";
     delta_pruning: true, "14", "delta pruning: skip captures in the quiescence search that can't reach alpha even with a margin";
 }
 

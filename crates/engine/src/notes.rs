@@ -69,6 +69,8 @@ notes! {
     DoubleExtension: "singular hash moves extended by two plies";
     NegativeExtension: "hash moves searched a ply shallower for not being singular";
     MultiCut: "nodes cut because another move also beat beta in the singular search";
+    ProbCut: "nodes where ProbCut was tried (milestone M5)";
+    ProbCutCutoff: "nodes cut off by ProbCut";
     CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
 }
 

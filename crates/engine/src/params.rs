@@ -100,6 +100,10 @@ params! {
     se_beta_per_depth: 2, 1, 6, 1, "the singular margin below the hash score, per ply of depth";
     se_double_margin: 20, 0, 100, 5, "how far below the singular beta makes a double extension";
     se_double_max: 6, 0, 16, 1, "at most this many double extensions on one line";
+    // Milestone M5: ProbCut.
+    probcut_margin: 100, 25, 400, 10, "how far above beta a capture must score in ProbCut's search";
+    probcut_min_depth: 5, 3, 12, 1, "the shallowest depth at which ProbCut is tried";
+    probcut_reduction: 4, 2, 8, 1, "plies ProbCut's search is shallower than the node";
 }
 
 /// The largest magnitude a history score reaches (the "gravity" limit).

@@ -532,6 +532,92 @@ impl Search {
         }
         // ANCHOR_END: null_move
 
+        // ANCHOR: probcut
+        // ProbCut: if a good capture beats beta by a margin even in a shallower search, the
+        // full-depth search would almost surely beat beta too, so the node is cut off. Not if
+        // the hash table already says that a search about as deep fell short of the margin.
+        let probcut_beta = beta + p.probcut_margin;
+        if self.techniques.probcut
+            && self.techniques.quiescence
+            && prune_node
+            && depth >= p.probcut_min_depth
+            && beta.abs() + p.probcut_margin < MATE_BOUND
+            && !tt_entry.is_some_and(|entry| {
+                entry.bound != Bound::Lower
+                    && entry.depth + p.probcut_reduction > depth
+                    && score_from_tt(entry.score, ply) < probcut_beta
+            })
+        {
+            self.note(Note::ProbCut);
+            let probcut_depth = depth - p.probcut_reduction;
+            let mut picker = MovePicker::captures(tt_move, pos);
+            let mut probcut_pv = Pv::new();
+            let mut cutoff = None;
+            loop {
+                let ordering = OrderingContext {
+                    histories: &self.histories,
+                    techniques: &self.techniques,
+                    previous: self.previous(ply),
+                };
+                let Some(mv) = picker.next(pos, &ordering) else {
+                    break;
+                };
+                // Only captures that win, by static exchange, at least what the static
+                // evaluation is short of the margin.
+                if !see_ge(pos, mv, probcut_beta - static_eval) {
+                    continue;
+                }
+                let child = self.play(pos, mv, ply);
+                // The quiescence search first: it is cheap, and if even it can't reach the
+                // margin, the shallower search seldom does.
+                let mut score = -self.quiescence(
+                    &child,
+                    ply + 1,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    &mut probcut_pv,
+                );
+                if score >= probcut_beta && probcut_depth > 0 && !self.aborted {
+                    score = -self.search(
+                        &child,
+                        probcut_depth,
+                        ply + 1,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        !cut_node,
+                        &mut probcut_pv,
+                    );
+                }
+                self.unplay();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= probcut_beta {
+                    cutoff = Some((mv, score));
+                    break;
+                }
+            }
+            if let Some((mv, score)) = cutoff {
+                self.note(Note::ProbCutCutoff);
+                // What ProbCut found is a lower bound from its shallower search, one ply
+                // deeper for the capture made before it.
+                self.store(
+                    pos,
+                    ply,
+                    TtEntry {
+                        mv: Some(mv),
+                        score,
+                        static_eval,
+                        depth: probcut_depth + 1,
+                        bound: Bound::Lower,
+                        tt_pv,
+                    },
+                );
+                return score;
+            }
+        }
+        // ANCHOR_END: probcut
+
         // ANCHOR: iir
         // Internal iterative reduction: without a hash move the ordering is a guess, so search
         // a ply shallower; the next visit will have a move from this one.

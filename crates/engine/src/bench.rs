@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The depth `bench` searches to when none is given.
-pub const DEFAULT_BENCH_DEPTH: i32 = 6;
+pub const DEFAULT_BENCH_DEPTH: i32 = 13;
 
 /// The hash size bench uses, whatever the `Hash` option says, so the count never depends on it.
 pub const BENCH_HASH_MIB: usize = 16;

@@ -44,6 +44,8 @@ const DEFAULT_MOVES_TO_GO: u64 = 30;
 pub struct TimeLimits {
     pub soft: Duration,
     pub hard: Duration,
+    /// A fixed time per move (`go movetime`): use all of it, stop only at the hard limit.
+    pub fixed: bool,
 }
 
 // ANCHOR: allot
@@ -52,7 +54,11 @@ pub struct TimeLimits {
 pub fn allot(limits: &Limits, side: Color, overhead: u64) -> Option<TimeLimits> {
     if let Some(movetime) = limits.movetime {
         let t = Duration::from_millis(movetime.saturating_sub(overhead).max(1));
-        return Some(TimeLimits { soft: t, hard: t });
+        return Some(TimeLimits {
+            soft: t,
+            hard: t,
+            fixed: true,
+        });
     }
     let (time, inc) = match side {
         Color::White => (limits.wtime?, limits.winc.unwrap_or(0)),
@@ -72,6 +78,7 @@ pub fn allot(limits: &Limits, side: Color, overhead: u64) -> Option<TimeLimits> 
     Some(TimeLimits {
         soft: Duration::from_millis(soft.min(hard).max(1)),
         hard: Duration::from_millis(hard.max(1)),
+        fixed: false,
     })
 }
 // ANCHOR_END: allot
@@ -110,8 +117,9 @@ impl TimeManager {
     /// everything so far, so stopping once half the soft limit is spent keeps the average time
     /// per move near the soft limit. `scale` above 1 gives an unsettled search more time.
     pub fn soft_expired(&self, scale: f64) -> bool {
-        self.limits
-            .is_some_and(|l| self.elapsed().as_secs_f64() >= 0.5 * l.soft.as_secs_f64() * scale)
+        self.limits.is_some_and(|l| {
+            !l.fixed && self.elapsed().as_secs_f64() >= 0.5 * l.soft.as_secs_f64() * scale
+        })
     }
     // ANCHOR_END: soft_expired
 

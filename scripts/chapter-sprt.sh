@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# What a chapter's techniques are worth: cb2026 as built now ("on") against the same binary with
+# the techniques switched off by UCI options ("off"), by SPRT with arena.
+#
+# Usage: scripts/chapter-sprt.sh NAME OPTION=VALUE... [--new OPTION=VALUE]...
+#   NAME              a label for the files (e.g. chapter-12)
+#   OPTION=VALUE      set on the "off" engine, e.g. null_move=false
+#   --new OPTION=VALUE  set on the "on" engine instead (e.g. --new probcut=true, for a technique
+#                     that is off by default)
+# Environment: TC (default 8+0.08), ELO0 (0), ELO1 (10), ROUNDS (most game pairs, 300),
+#   CONCURRENCY (the number of cores), OPENINGS (data/openings/balanced.epd), ENGINE (a cb2026
+#   binary to test instead of building the working tree's).
+# Writes target/sprt/NAME.pgn and target/sprt/NAME.txt (the summary) and prints the summary.
+
+set -euo pipefail
+root=$(git rev-parse --show-toplevel)
+cd "$root"
+[[ $# -ge 2 ]] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+name=$1; shift
+off=() new=()
+while (($#)); do
+    case $1 in
+        --new) new+=("option.$2"); shift 2 ;;
+        *=*) off+=("option.$1"); shift ;;
+        *) echo "chapter-sprt.sh: expected OPTION=VALUE, got '$1'" >&2; exit 2 ;;
+    esac
+done
+
+cargo build --release -p uci -p arena --quiet
+mkdir -p target/sprt
+source_binary=${ENGINE:-target/release/cb2026}
+bench=$("$source_binary" bench | tail -n 1 | cut -d' ' -f1)
+engine=target/sprt/cb2026-$bench
+[[ "$source_binary" -ef "$engine" ]] || cp "$source_binary" "$engine"
+echo "== $name: cb2026 (bench $bench) against itself with ${off[*]:-defaults} ${new[*]:+(on: ${new[*]})}"
+
+target/release/arena \
+    --engine cmd="$engine" name=on "${new[@]}" \
+    --engine cmd="$engine" name=off "${off[@]}" \
+    --each option.Hash=16 option.Threads=1 \
+    --tc "${TC:-8+0.08}" \
+    --sprt elo0="${ELO0:-0}" elo1="${ELO1:-10}" alpha=0.05 beta=0.05 \
+    --rounds "${ROUNDS:-300}" \
+    --concurrency "${CONCURRENCY:-$(nproc)}" \
+    --openings file="${OPENINGS:-data/openings/balanced.epd}" \
+    --pgn "target/sprt/$name.pgn" --quiet | tee "target/sprt/$name.txt"

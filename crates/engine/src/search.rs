@@ -363,15 +363,18 @@ impl Search {
         }
         self.seldepth = self.seldepth.max(ply);
 
+        // ANCHOR: draws
         // Draws by rule.
         if self.is_draw(pos) {
             self.note(Note::Draw);
             return DRAW;
         }
+        // ANCHOR_END: draws
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
         }
 
+        // ANCHOR: mate_distance
         // Mate distance pruning: even mating at once can't beat a mate already found nearer the root.
         if self.techniques.mate_distance_pruning {
             alpha = alpha.max(mated_in(ply));
@@ -381,6 +384,7 @@ impl Search {
                 return alpha;
             }
         }
+        // ANCHOR_END: mate_distance
 
         // A singular extension's search of this same node leaves one move out.
         let excluded = self.stack[ply].excluded;
@@ -389,6 +393,7 @@ impl Search {
             .map_or(0, |p| self.stack[p].double_extensions);
         self.stack[ply].double_extensions = doubles;
 
+        // ANCHOR: tt_probe
         // Transposition table: a deep enough result for this position may settle the node.
         let tt_entry = if self.techniques.tt {
             self.tt.probe(pos.hash())
@@ -412,6 +417,7 @@ impl Search {
         }
         let tt_move = tt_entry.and_then(|e| e.mv);
         let tt_pv = pv_node || tt_entry.is_some_and(|e| e.tt_pv);
+        // ANCHOR_END: tt_probe
 
         let in_check = pos.is_check();
         let static_eval = match tt_entry {
@@ -797,11 +803,13 @@ impl Search {
             self.enter(pos, mv, &child, ply);
             searched += 1;
 
+            // ANCHOR: check_extension
             // Check extension: a move that gives check is searched one ply deeper.
             if self.techniques.check_extension && gives_check && extension == 0 {
                 self.note(Note::CheckExtension);
                 extension = 1;
             }
+            // ANCHOR_END: check_extension
             let new_depth = depth - 1 + extension;
             self.stack[ply].double_extensions = doubles + (extension == 2) as i32;
 
@@ -829,6 +837,7 @@ impl Search {
             }
             // ANCHOR_END: lmr
 
+            // ANCHOR: pvs
             // Principal variation search: the first move with the full window, the others with a
             // null window that only asks "better than alpha?", searched again if the answer is yes.
             let score = if searched == 1 || (!self.techniques.pvs && reduction == 0) {
@@ -915,11 +924,13 @@ impl Search {
                 }
                 score
             };
+            // ANCHOR_END: pvs
             self.unplay();
             if self.aborted {
                 return 0;
             }
 
+            // ANCHOR: best_move
             if score > best_score {
                 best_score = score;
                 if score > alpha {
@@ -951,6 +962,7 @@ impl Search {
             } else {
                 captures_tried.push(mv);
             }
+            // ANCHOR_END: best_move
         }
 
         self.notes

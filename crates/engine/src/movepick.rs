@@ -240,6 +240,7 @@ impl MovePicker {
                     self.next = 0;
                     self.stage = Stage::GoodNoisy;
                 }
+                // ANCHOR: good_noisy
                 Stage::GoodNoisy => match self.pick_best() {
                     Some(mv) if Some(mv) == self.tt_move => {}
                     // A capture that loses material waits until after the quiet moves.
@@ -259,6 +260,7 @@ impl MovePicker {
                         };
                     }
                 },
+                // ANCHOR_END: good_noisy
                 Stage::Killer1 => {
                     self.stage = Stage::Killer2;
                     let killer = if ctx.techniques.killers {
@@ -283,6 +285,7 @@ impl MovePicker {
                         return self.hand_out(Stage::Killer2, mv);
                     }
                 }
+                // ANCHOR: countermove_stage
                 Stage::Countermove => {
                     self.stage = Stage::GenerateQuiet;
                     let counter = if ctx.techniques.countermove {
@@ -295,6 +298,7 @@ impl MovePicker {
                         return self.hand_out(Stage::Countermove, mv);
                     }
                 }
+                // ANCHOR_END: countermove_stage
                 Stage::GenerateQuiet => {
                     if self.noisy_only {
                         self.stage = Stage::BadNoisy;

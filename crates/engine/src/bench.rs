@@ -2,7 +2,7 @@
 //! of the search: any change in what the search does changes it, so commit messages carry it.
 //! Also the node counts behind the book's tables (`chapter-table`).
 
-use crate::eval::PstEvaluator;
+use crate::eval::HceEvaluator;
 use crate::notes::Notes;
 use crate::params::Params;
 use crate::root::SearchOptions;
@@ -224,7 +224,7 @@ pub fn run(
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
     let mut search = Search::new(
         tt.clone(),
-        Box::new(PstEvaluator),
+        Box::new(HceEvaluator::default()),
         Arc::new(Signals::default()),
     );
     search.techniques = techniques.clone();

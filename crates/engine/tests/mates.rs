@@ -5,7 +5,7 @@
 
 use chess::Position;
 use engine::score::{UciScore, mate_in};
-use engine::{Limits, PstEvaluator, Search, SearchOptions, Signals, TranspositionTable};
+use engine::{HceEvaluator, Limits, Search, SearchOptions, Signals, TranspositionTable};
 use std::sync::Arc;
 
 /// (FEN, mate in this many moves for the side to move).
@@ -65,7 +65,7 @@ fn finds_every_mate_with_its_exact_distance() {
     let tt = Arc::new(TranspositionTable::new(16));
     let mut search = Search::new(
         tt.clone(),
-        Box::new(PstEvaluator),
+        Box::new(HceEvaluator::default()),
         Arc::new(Signals::default()),
     );
     for &(fen, moves) in MATES {

@@ -4,9 +4,9 @@
 
 use chess::{CastlingMode, Position};
 use engine::bench::BENCH_POSITIONS;
-use engine::{Evaluator, PstEvaluator};
+use engine::{Evaluator, HceEvaluator};
 
-fn check(pos: &Position, eval: &mut PstEvaluator) {
+fn check(pos: &Position, eval: &mut HceEvaluator) {
     let mirror = pos.mirrored();
     assert_eq!(
         eval.evaluate(pos),
@@ -22,7 +22,7 @@ fn check(pos: &Position, eval: &mut PstEvaluator) {
 
 #[test]
 fn mirrored_positions_score_the_same_for_the_side_to_move() {
-    let mut eval = PstEvaluator;
+    let mut eval = HceEvaluator::default();
     for &(fen, chess960) in BENCH_POSITIONS {
         let mode = if chess960 {
             CastlingMode::Chess960

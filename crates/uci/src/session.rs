@@ -8,7 +8,7 @@ use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::score::UciScore;
 use engine::techniques::parse_switch;
 use engine::{
-    Bound, Evaluator, Info, Notes, Params, PstEvaluator, Search, SearchOptions, Signals,
+    Bound, Evaluator, HceEvaluator, Info, Notes, Params, Search, SearchOptions, Signals,
     TECHNIQUES, Techniques, TranspositionTable,
 };
 use std::sync::Arc;
@@ -61,7 +61,11 @@ impl Session {
     pub fn new() -> Session {
         let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
         let signals = Arc::new(Signals::default());
-        let search = Search::new(tt.clone(), Box::new(PstEvaluator), signals.clone());
+        let search = Search::new(
+            tt.clone(),
+            Box::new(HceEvaluator::default()),
+            signals.clone(),
+        );
         Session {
             position: Position::startpos(),
             history: Vec::new(),
@@ -105,7 +109,7 @@ impl Session {
                     error("the search thread failed; its state was reset");
                     self.search = Some(Search::new(
                         self.tt.clone(),
-                        Box::new(PstEvaluator),
+                        Box::new(HceEvaluator::default()),
                         self.signals.clone(),
                     ));
                 }
@@ -329,7 +333,7 @@ impl Session {
                 error(format!("could not start the search thread: {e}"));
                 self.search = Some(Search::new(
                     self.tt.clone(),
-                    Box::new(PstEvaluator),
+                    Box::new(HceEvaluator::default()),
                     self.signals.clone(),
                 ));
             }
@@ -345,7 +349,7 @@ impl Session {
     }
 
     fn eval(&self) {
-        let trace = PstEvaluator.trace(&self.position);
+        let trace = HceEvaluator::default().trace(&self.position);
         print!("{}", trace.report());
     }
 

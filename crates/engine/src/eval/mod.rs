@@ -1,64 +1,29 @@
 //! Static evaluation: how good a position looks without searching, in centipawns from the side
 //! to move's view. The search sees it only through the [`Evaluator`] trait, so the evaluation can
-//! be replaced (piece-square tables now, a hand-crafted evaluation and NNUE later).
+//! be replaced (the hand-crafted evaluation now, NNUE later).
 
-mod pst;
+pub mod accumulate;
+pub mod features;
+mod hce;
+pub mod masks;
+mod pawns;
+pub mod score;
 
-pub use pst::PstEvaluator;
+pub use hce::{HceEvaluator, SCALE_NORMAL, Trace, blend, trace};
+pub use score::S;
 
 use chess::{Color, Move, Position};
-
-/// A middlegame and an endgame value, blended by the game phase.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Score {
-    pub mg: i32,
-    pub eg: i32,
-}
-
-impl Score {
-    pub const fn new(mg: i32, eg: i32) -> Score {
-        Score { mg, eg }
-    }
-}
-
-impl std::ops::Add for Score {
-    type Output = Score;
-    fn add(self, o: Score) -> Score {
-        Score::new(self.mg + o.mg, self.eg + o.eg)
-    }
-}
-
-impl std::ops::Sub for Score {
-    type Output = Score;
-    fn sub(self, o: Score) -> Score {
-        Score::new(self.mg - o.mg, self.eg - o.eg)
-    }
-}
-
-impl std::ops::AddAssign for Score {
-    fn add_assign(&mut self, o: Score) {
-        self.mg += o.mg;
-        self.eg += o.eg;
-    }
-}
 
 /// The phase when all pieces but pawns and kings are on the board (a knight or bishop counts 1,
 /// a rook 2, a queen 4).
 pub const MAX_PHASE: i32 = 24;
 
-/// Blends a middlegame/endgame pair by phase (`MAX_PHASE` = middlegame).
-#[inline]
-pub fn taper(score: Score, phase: i32) -> i32 {
-    let phase = phase.clamp(0, MAX_PHASE);
-    (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE
-}
-
 /// One line of an evaluation trace: a term's value for each side.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Term {
     pub name: &'static str,
-    pub white: Score,
-    pub black: Score,
+    pub white: S,
+    pub black: S,
 }
 
 /// The evaluation term by term, for the `eval` command.
@@ -66,6 +31,8 @@ pub struct Term {
 pub struct EvalTrace {
     pub terms: Vec<Term>,
     pub phase: i32,
+    /// The endgame scale, out of [`SCALE_NORMAL`].
+    pub scale: i32,
     /// The final score from White's view.
     pub white_score: i32,
     pub side_to_move: Color,
@@ -82,25 +49,39 @@ impl EvalTrace {
         let total = self
             .terms
             .iter()
-            .fold(Score::default(), |acc, t| acc + t.white - t.black);
-        taper(total, self.phase)
+            .fold(S::ZERO, |acc, t| acc + t.white - t.black);
+        blend(total, self.phase, self.scale)
     }
 
     /// A table: each term for White, for Black and the difference, middlegame and endgame.
     pub fn report(&self) -> String {
         let mut s = String::new();
-        s.push_str("      term |    white mg    eg |    black mg    eg |    total mg    eg\n");
-        s.push_str("-----------+-------------------+-------------------+------------------\n");
+        s.push_str("         term |  white mg    eg |  black mg    eg |  total mg    eg\n");
+        s.push_str("--------------+-----------------+-----------------+----------------\n");
         for t in &self.terms {
             let d = t.white - t.black;
             s.push_str(&format!(
-                "{:>10} | {:>11} {:>5} | {:>11} {:>5} | {:>11} {:>5}\n",
-                t.name, t.white.mg, t.white.eg, t.black.mg, t.black.eg, d.mg, d.eg
+                "{:>13} | {:>9} {:>5} | {:>9} {:>5} | {:>9} {:>5}\n",
+                t.name,
+                t.white.mg(),
+                t.white.eg(),
+                t.black.mg(),
+                t.black.eg(),
+                d.mg(),
+                d.eg()
             ));
         }
+        let total = self
+            .terms
+            .iter()
+            .fold(S::ZERO, |acc, t| acc + t.white - t.black);
         s.push_str(&format!(
-            "\nphase {} of {MAX_PHASE} (24 = middlegame)\nscore {} cp from White's view, {} cp for the side to move\n",
+            "\ntotal {} mg, {} eg; phase {} of {MAX_PHASE} (24 = middlegame); endgame scale {}/{SCALE_NORMAL}\n\
+             score {} cp from White's view, {} cp for the side to move\n",
+            total.mg(),
+            total.eg(),
             self.phase,
+            self.scale,
             self.white_score,
             self.score()
         ));
@@ -122,4 +103,47 @@ pub trait Evaluator: Send {
     /// Called when the search makes `mv` (`None`: a null move) from `parent` at `ply`, giving
     /// `child`, so an incremental evaluation can update its state for ply + 1.
     fn push(&mut self, _parent: &Position, _mv: Option<Move>, _child: &Position, _ply: usize) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::BENCH_POSITIONS;
+    use chess::CastlingMode;
+
+    #[test]
+    fn trace_adds_up_to_the_score_and_start_is_level() {
+        let mut eval = HceEvaluator::default();
+        let start = Position::startpos();
+        // Level but for the tempo of the side to move.
+        let t = eval.trace(&start);
+        assert_eq!(
+            t.terms
+                .iter()
+                .filter(|t| t.name != "tempo")
+                .map(|t| t.white - t.black)
+                .fold(S::ZERO, |a, b| a + b),
+            S::ZERO
+        );
+        for &(fen, chess960) in BENCH_POSITIONS {
+            let mode = if chess960 {
+                CastlingMode::Chess960
+            } else {
+                CastlingMode::Standard
+            };
+            let pos = Position::from_fen_with(fen, mode).unwrap();
+            let trace = eval.trace(&pos);
+            assert_eq!(trace.sum_of_terms(), trace.white_score, "{fen}");
+            assert_eq!(trace.score(), eval.evaluate(&pos), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_pawn_up_is_better() {
+        let mut eval = HceEvaluator::default();
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        assert!(eval.evaluate(&pos) > 50);
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").unwrap();
+        assert!(eval.evaluate(&pos) < -50);
+    }
 }

@@ -1,0 +1,60 @@
+//! Where the evaluation's features go. The same evaluation code serves the search, which wants
+//! only the score ([`Sum`]), and the `eval` command and the tuner, which want every feature's
+//! count ([`Counts`]). Generic code, so the search pays nothing for the counting.
+
+use super::features::{FEATURE_COUNT, weight};
+use super::score::S;
+use chess::Color;
+
+pub trait Accumulator {
+    /// `count` times the feature, for `color`.
+    fn add(&mut self, feature: usize, color: Color, count: i32);
+}
+
+/// Adds up the weights: White's features count positively, Black's negatively.
+#[derive(Default)]
+pub struct Sum {
+    pub score: S,
+}
+
+impl Accumulator for Sum {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, color: Color, count: i32) {
+        let w = weight(feature) * count;
+        match color {
+            Color::White => self.score += w,
+            Color::Black => self.score -= w,
+        }
+    }
+}
+
+/// Counts every feature for each colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counts {
+    /// `counts[feature][colour]`.
+    pub counts: Vec<[i32; 2]>,
+}
+
+impl Default for Counts {
+    fn default() -> Counts {
+        Counts {
+            counts: vec![[0; 2]; FEATURE_COUNT],
+        }
+    }
+}
+
+impl Accumulator for Counts {
+    fn add(&mut self, feature: usize, color: Color, count: i32) {
+        self.counts[feature][color.index()] += count;
+    }
+}
+
+impl Counts {
+    /// The weighted sum, White minus Black: what [`Sum`] would have added up.
+    pub fn score(&self) -> S {
+        self.counts
+            .iter()
+            .enumerate()
+            .fold(S::ZERO, |acc, (f, [w, b])| acc + weight(f) * (w - b))
+    }
+}

@@ -99,7 +99,7 @@ fn noisy_score(pos: &Position, mv: Move, ctx: &OrderingContext) -> i32 {
 }
 
 /// The ordering score of a quiet move: its butterfly history plus its continuation histories.
-fn quiet_score(pos: &Position, mv: Move, ctx: &OrderingContext) -> i32 {
+pub fn quiet_score(pos: &Position, mv: Move, ctx: &OrderingContext) -> i32 {
     let mut score = 0;
     if ctx.techniques.history {
         score += ctx.histories.quiet.get(pos.side_to_move(), mv);

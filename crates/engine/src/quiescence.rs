@@ -4,10 +4,10 @@
 use crate::movepick::{MovePicker, OrderingContext, captured};
 use crate::notes::Note;
 use crate::pv::Pv;
-use crate::score::{DRAW, INFINITE, MAX_PLY, mated_in, score_from_tt};
-use crate::search::Search;
+use crate::score::{DRAW, INFINITE, MAX_PLY, mated_in};
+use crate::search::{Search, result_bound, tt_cutoff_score};
 use crate::see::{SEE_VALUES, see_ge};
-use crate::tt::{Bound, TtEntry};
+use crate::tt::TtEntry;
 use chess::Position;
 
 impl Search {
@@ -48,15 +48,11 @@ impl Search {
         };
         if let Some(entry) = tt_entry {
             self.note(Note::TtHit);
-            let score = score_from_tt(entry.score, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if !pv_node && usable {
-                self.note(Note::TtCutoff);
-                return score;
+            if !pv_node {
+                if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
+                    self.note(Note::TtCutoff);
+                    return score;
+                }
             }
         }
 
@@ -139,13 +135,7 @@ impl Search {
             return mated_in(ply);
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = result_bound(best_score, original_alpha, beta);
         self.store(
             pos,
             ply,

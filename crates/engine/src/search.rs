@@ -4,7 +4,7 @@
 
 use crate::eval::Evaluator;
 use crate::history::{Histories, PieceTo, history_bonus};
-use crate::movepick::{MovePicker, OrderingContext, Stage, captured, is_noisy};
+use crate::movepick::{MovePicker, OrderingContext, Stage, captured, is_noisy, quiet_score};
 use crate::notes::{Note, Notes};
 use crate::params::Params;
 use crate::pv::Pv;
@@ -67,6 +67,33 @@ impl LmrTable {
     }
 }
 // ANCHOR_END: lmr_table
+
+// ANCHOR: tt_usable
+/// The score a table entry proves for the window (`alpha`, `beta`), if it proves one: an exact
+/// score always, a lower bound at or above beta, an upper bound at or below alpha.
+#[inline]
+pub(crate) fn tt_cutoff_score(entry: &TtEntry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let score = score_from_tt(entry.score, ply);
+    let proves = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    };
+    proves.then_some(score)
+}
+// ANCHOR_END: tt_usable
+
+/// What a node's result says about its true score, given the window it was searched with.
+#[inline]
+pub(crate) fn result_bound(best: i32, original_alpha: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > original_alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
+    }
+}
 
 /// Whether the side to move has a piece other than pawns and the king: without one, zugzwang is
 /// common and passing is no test of the position.
@@ -232,19 +259,29 @@ impl Search {
 
     /// A quiet move's history scores, as the move picker adds them up.
     fn quiet_history(&self, pos: &Position, mv: Move, previous: &[Option<PieceTo>; 2]) -> i32 {
-        let mut score = 0;
-        if self.techniques.history {
-            score += self.histories.quiet.get(pos.side_to_move(), mv);
-        }
-        if self.techniques.continuation_history {
-            if let Some(piece) = pos.piece_at(mv.from()) {
-                let now = PieceTo { piece, to: mv.to() };
-                for before in previous.iter().flatten() {
-                    score += self.histories.continuation.get(*before, now);
-                }
-            }
-        }
-        score
+        let ctx = OrderingContext {
+            histories: &self.histories,
+            techniques: &self.techniques,
+            previous: *previous,
+        };
+        quiet_score(pos, mv, &ctx)
+    }
+
+    /// Searches `child`, reached from this node at `ply`, within this node's window
+    /// (`alpha`, `beta`), and returns its score from this node's side.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub(crate) fn search_child(
+        &mut self,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_node: bool,
+        pv: &mut Pv,
+    ) -> i32 {
+        -self.search(child, depth, ply + 1, -beta, -alpha, cut_node, pv)
     }
 
     /// The moves one and two plies before `ply`, for the continuation histories.
@@ -404,15 +441,11 @@ impl Search {
             self.note(Note::TtHit);
         }
         if let Some(entry) = tt_entry {
-            let score = score_from_tt(entry.score, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if !pv_node && excluded.is_none() && entry.depth >= depth && usable {
-                self.note(Note::TtCutoff);
-                return score;
+            if !pv_node && excluded.is_none() && entry.depth >= depth {
+                if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
+                    self.note(Note::TtCutoff);
+                    return score;
+                }
             }
         }
         let tt_move = tt_entry.and_then(|e| e.mv);
@@ -508,7 +541,7 @@ impl Search {
             self.stack[ply].moved = None;
             self.evaluator.push(pos, None, &child, ply);
             self.keys.push(pos.hash());
-            let score = -self.search(&child, null_depth, ply + 1, -beta, -beta + 1, !cut_node, pv);
+            let score = self.search_child(&child, null_depth, ply, beta - 1, beta, !cut_node, pv);
             self.unplay();
             if self.aborted {
                 return 0;
@@ -584,12 +617,12 @@ impl Search {
                     &mut probcut_pv,
                 );
                 if score >= probcut_beta && probcut_depth > 0 && !self.aborted {
-                    score = -self.search(
+                    score = self.search_child(
                         &child,
                         probcut_depth,
-                        ply + 1,
-                        -probcut_beta,
-                        -probcut_beta + 1,
+                        ply,
+                        probcut_beta - 1,
+                        probcut_beta,
                         !cut_node,
                         &mut probcut_pv,
                     );
@@ -840,84 +873,63 @@ impl Search {
             // ANCHOR: pvs
             // Principal variation search: the first move with the full window, the others with a
             // null window that only asks "better than alpha?", searched again if the answer is yes.
-            let score = if searched == 1 || (!self.techniques.pvs && reduction == 0) {
-                -self.search(
-                    &child,
-                    new_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    !pv_node && !cut_node,
-                    &mut child_pv,
-                )
-            } else if !self.techniques.pvs {
-                self.note(Note::Lmr);
-                let mut score = -self.search(
-                    &child,
-                    new_depth - reduction,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    true,
-                    &mut child_pv,
-                );
-                if score > alpha && !self.aborted {
-                    self.note(Note::LmrResearch);
-                    score = -self.search(
-                        &child,
-                        new_depth,
-                        ply + 1,
-                        -beta,
-                        -alpha,
-                        false,
-                        &mut child_pv,
-                    );
-                }
-                score
+            // Without PVS every move gets the full window. A reduced move that beats alpha is first
+            // searched again at full depth.
+            let null_window = self.techniques.pvs;
+            let (zw_alpha, zw_beta) = if null_window {
+                (alpha, alpha + 1)
+            } else {
+                (alpha, beta)
+            };
+            let score = if searched == 1 || (!null_window && reduction == 0) {
+                let cut = !pv_node && !cut_node;
+                self.search_child(&child, new_depth, ply, alpha, beta, cut, &mut child_pv)
             } else {
                 let mut score;
                 if reduction > 0 {
                     self.note(Note::Lmr);
-                    score = -self.search(
+                    let reduced = new_depth - reduction;
+                    score = self.search_child(
                         &child,
-                        new_depth - reduction,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
+                        reduced,
+                        ply,
+                        zw_alpha,
+                        zw_beta,
                         true,
                         &mut child_pv,
                     );
                     if score > alpha && !self.aborted {
                         self.note(Note::LmrResearch);
-                        score = -self.search(
+                        let cut = if null_window { !cut_node } else { false };
+                        score = self.search_child(
                             &child,
                             new_depth,
-                            ply + 1,
-                            -alpha - 1,
-                            -alpha,
-                            !cut_node,
+                            ply,
+                            zw_alpha,
+                            zw_beta,
+                            cut,
                             &mut child_pv,
                         );
                     }
                 } else {
-                    score = -self.search(
+                    score = self.search_child(
                         &child,
                         new_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
+                        ply,
+                        zw_alpha,
+                        zw_beta,
                         !cut_node,
                         &mut child_pv,
                     );
                 }
-                if score > alpha && score < beta && !self.aborted {
+                if null_window && score > alpha && score < beta && !self.aborted {
                     self.note(Note::PvsResearch);
-                    score = -self.search(
+                    score = self.search_child(
                         &child,
                         new_depth,
-                        ply + 1,
-                        -beta,
-                        -alpha,
+                        ply,
+                        alpha,
+                        beta,
                         false,
                         &mut child_pv,
                     );
@@ -983,13 +995,7 @@ impl Search {
         if excluded.is_some() {
             return best_score;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if alpha > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = result_bound(best_score, original_alpha, beta);
         self.store(
             pos,
             ply,

@@ -1,0 +1,378 @@
+//! The `tune` binary: `datagen`, `texel`, `spsa` and `show`. See the crate documentation
+//! (`src/lib.rs`) and the README's "Tuning" section for the recipe.
+
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use tune::{datagen, format, spsa, texel};
+
+/// The bigger opening book, where this machine has it, else the repository's.
+fn default_book() -> PathBuf {
+    let shared = Path::new("../shared/data/openings/balanced.epd");
+    if shared.exists() {
+        shared.to_path_buf()
+    } else {
+        PathBuf::from("data/openings/balanced.epd")
+    }
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
+const EXAMPLES: &str = "\
+Examples:
+  tune datagen --out data/tune/selfplay.bin --positions 5000000
+  tune texel data/tune/selfplay.bin --out crates/engine/src/eval/tuned.rs
+  tune spsa --params rfp_margin,razor_margin --iterations 2000 --pairs-per-iteration 8 --tc 4+0.04
+  tune show data/tune/selfplay.bin --limit 5";
+
+/// cb2026's tuning tools: self-play data, the Texel tuner for the evaluation's weights, SPSA for
+/// the search's parameters.
+#[derive(Parser, Debug)]
+#[command(name = "tune", version, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand, Debug)]
+enum Cmd {
+    Datagen(DatagenArgs),
+    Texel(TexelArgs),
+    Spsa(SpsaArgs),
+    Show(ShowArgs),
+}
+
+/// Self-play at a fixed node count: writes quiet positions with the game's result (32-byte
+/// records, appended; a killed run keeps every finished game, and a new run appends more).
+#[derive(clap::Args, Debug)]
+struct DatagenArgs {
+    /// The data file (created, or appended to).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Games played at once, one search thread each [default: the number of cores].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Nodes searched per move.
+    #[arg(long, default_value_t = 5000)]
+    nodes: u64,
+    /// Stop after writing this many positions [default: run until killed, or --games].
+    #[arg(long, value_name = "N")]
+    positions: Option<u64>,
+    /// Stop after this many games.
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+    /// EPD opening book, a random line per game; may be repeated [default:
+    /// ../shared/data/openings/balanced.epd if present, else data/openings/balanced.epd].
+    #[arg(long, value_name = "FILE")]
+    book: Vec<PathBuf>,
+    /// Start every game from the initial position instead of a book.
+    #[arg(long, conflicts_with = "book")]
+    startpos: bool,
+    /// Random legal moves after the opening.
+    #[arg(long, default_value_t = 8)]
+    random_plies: usize,
+    /// Seed of the opening choice and the random moves [default: from the clock].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Transposition table per thread, in MiB (cleared before each game).
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// A game still going at this ply is a draw.
+    #[arg(long, default_value_t = 400)]
+    max_plies: usize,
+    /// Adjudicate a win when the score is at least this (centipawns) ...
+    #[arg(long, default_value_t = 1000)]
+    win_score: i32,
+    /// ... for the same side on this many consecutive plies.
+    #[arg(long, default_value_t = 4)]
+    win_plies: usize,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Fits the evaluation's weights to game results (Texel's method, Adam) and writes them as
+/// Rust source in the format of crates/engine/src/eval/tuned.rs.
+#[derive(clap::Args, Debug)]
+struct TexelArgs {
+    /// Data files written by datagen.
+    #[arg(required = true, value_name = "FILE")]
+    data: Vec<PathBuf>,
+    /// Where to write the weights (crates/engine/src/eval/tuned.rs to adopt them).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Use at most this many positions (from the first files first).
+    #[arg(long, value_name = "N")]
+    limit: Option<usize>,
+    /// Full-batch epochs at most.
+    #[arg(long, default_value_t = 1000)]
+    epochs: usize,
+    /// Adam's step size, in centipawns.
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Stop when the error has not improved for this many epochs (0: never).
+    #[arg(long, default_value_t = 100)]
+    patience: usize,
+    /// Print the error every this many epochs.
+    #[arg(long, default_value_t = 10)]
+    print_every: usize,
+    /// Use this K instead of fitting it.
+    #[arg(long)]
+    k: Option<f64>,
+    /// Blocks of the weight table to leave as they are (names as in features.rs, e.g.
+    /// MATERIAL,TEMPO).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    freeze: Vec<String>,
+    /// Threads [default: the number of cores].
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Fewer messages.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// SPSA over search parameters (OpenBench's schedule), the games played by arena between a +
+/// and a − engine each iteration. Needs a build with `--features tune` (scripts/spsa.sh makes
+/// one). Resumes from its log.
+#[derive(clap::Args, Debug)]
+struct SpsaArgs {
+    /// The parameters to tune (names from engine::params) [default: chapter 14's margins].
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "NAMES",
+        default_value = "rfp_margin,razor_margin,futility_base,futility_per_depth,see_quiet_margin,see_capture_margin"
+    )]
+    params: Vec<String>,
+    /// Iterations (N in the schedules).
+    #[arg(long)]
+    iterations: u64,
+    /// Game pairs per iteration.
+    #[arg(long, default_value_t = 8)]
+    pairs_per_iteration: u64,
+    /// Time control, in arena's form (4+0.04, nodes=5000, ...).
+    #[arg(long, default_value = "4+0.04")]
+    tc: String,
+    /// The engine, built with --features tune.
+    #[arg(long, value_name = "PATH", default_value = "target/spsa/cb2026-tune")]
+    engine: PathBuf,
+    #[arg(long, value_name = "PATH", default_value = "target/release/arena")]
+    arena: PathBuf,
+    /// EPD book for arena [default: as datagen's --book].
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Games at once [default: the number of cores].
+    #[arg(long, value_name = "N")]
+    concurrency: Option<usize>,
+    /// Hash per engine, MiB.
+    #[arg(long, default_value_t = 16)]
+    hash: usize,
+    /// Seed of the perturbations and the openings (keep it to resume a run).
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// The log, one line per iteration; an existing log of the same run is resumed.
+    #[arg(long, value_name = "FILE", default_value = "target/spsa/spsa.log")]
+    log: PathBuf,
+    /// OpenBench's r_end: the learning rate at the last iteration.
+    #[arg(long, default_value_t = spsa::R_END)]
+    r_end: f64,
+    /// A as a fraction of the iterations.
+    #[arg(long, default_value_t = spsa::A_RATIO)]
+    a_ratio: f64,
+    #[arg(long, default_value_t = spsa::ALPHA)]
+    alpha: f64,
+    #[arg(long, default_value_t = spsa::GAMMA)]
+    gamma: f64,
+    /// More arguments for arena (after `--`).
+    #[arg(last = true)]
+    arena_args: Vec<String>,
+}
+
+/// Prints a data file's first records as `FEN | result | score`, and counts its results.
+#[derive(clap::Args, Debug)]
+struct ShowArgs {
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// Records to print.
+    #[arg(long, default_value_t = 10)]
+    limit: usize,
+    /// Records to skip first.
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
+}
+
+fn datagen_cmd(a: DatagenArgs) -> Result<(), String> {
+    let seed = a.seed.unwrap_or_else(clock_seed);
+    let books = if a.startpos {
+        Vec::new()
+    } else if a.book.is_empty() {
+        vec![default_book()]
+    } else {
+        a.book
+    };
+    let config = datagen::Config {
+        out: a.out,
+        threads: a.threads.unwrap_or_else(cores),
+        nodes: a.nodes,
+        positions: a.positions,
+        games: a.games,
+        books,
+        random_plies: a.random_plies,
+        seed,
+        hash_mib: a.hash,
+        max_plies: a.max_plies,
+        win_score: a.win_score,
+        win_plies: a.win_plies,
+        quiet: a.quiet,
+    };
+    datagen::run(&config).map(|_| ())
+}
+
+fn texel_cmd(a: TexelArgs) -> Result<(), String> {
+    if let Some(n) = a.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    let command = std::iter::once("tune".to_string())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let settings = texel::Settings {
+        epochs: a.epochs,
+        lr: a.lr,
+        patience: a.patience,
+        print_every: a.print_every,
+        k: a.k,
+        freeze: a.freeze,
+        ..texel::Settings::default()
+    };
+    texel::trainable(&settings.freeze)?;
+    let started = std::time::Instant::now();
+    let data = texel::Dataset::load(&a.data, a.limit, a.quiet)?;
+    eprintln!(
+        "{} positions traced in {:.1} s ({} MiB); {} threads",
+        data.len(),
+        started.elapsed().as_secs_f64(),
+        data.memory() >> 20,
+        rayon::current_num_threads()
+    );
+    let quiet = a.quiet;
+    let outcome = texel::tune(
+        &data,
+        &texel::current_weights(),
+        &settings,
+        &mut |line: &str| {
+            if !quiet || !line.starts_with("epoch") {
+                eprintln!("{line}");
+            }
+        },
+    )?;
+    texel::write(
+        &a.out,
+        &outcome.weights,
+        &texel::about(&command, &data, &outcome),
+    )?;
+    eprintln!("weights written to {}", a.out.display());
+    Ok(())
+}
+
+fn spsa_cmd(a: SpsaArgs) -> Result<(), String> {
+    if !a.engine.exists() {
+        return Err(format!(
+            "{}: no such engine. Build one with the tune feature (scripts/spsa.sh does it):\n  \
+             CARGO_TARGET_DIR=target/spsa-build cargo build --release -p uci --features tune\n  \
+             mkdir -p target/spsa && cp target/spsa-build/release/cb2026 target/spsa/cb2026-tune",
+            a.engine.display()
+        ));
+    }
+    let config = spsa::Config {
+        names: a.params,
+        schedule: spsa::Schedule {
+            iterations: a.iterations,
+            alpha: a.alpha,
+            gamma: a.gamma,
+            a_ratio: a.a_ratio,
+            r_end: a.r_end,
+        },
+        pairs: a.pairs_per_iteration,
+        tc: a.tc,
+        engine: a.engine,
+        arena: a.arena,
+        openings: a.openings.unwrap_or_else(default_book),
+        concurrency: a.concurrency.unwrap_or_else(cores),
+        hash_mib: a.hash,
+        seed: a.seed,
+        log: a.log,
+        arena_args: a.arena_args,
+    };
+    let params = spsa::run(&config)?;
+    println!(
+        "SPSA result after {} iterations:",
+        config.schedule.iterations
+    );
+    for p in &params {
+        println!(
+            "{} = {} (default {}, {:.2} before rounding)",
+            p.info.name,
+            p.value.round() as i32,
+            p.info.default,
+            p.value
+        );
+    }
+    println!(
+        "To test them: set the defaults in crates/engine/src/params.rs and run scripts/sprt.sh, \
+         or give them to both arena engines as option.NAME=VALUE."
+    );
+    Ok(())
+}
+
+fn show_cmd(a: ShowArgs) -> Result<(), String> {
+    let err = |e: std::io::Error| format!("{}: {e}", a.file.display());
+    let records = format::read_all(&a.file).map_err(err)?;
+    for r in records.iter().skip(a.skip).take(a.limit) {
+        let s = format::decode(r)?;
+        println!("{} | {} | {}", s.position.to_fen(), s.result.pgn(), s.score);
+    }
+    let mut results = [0u64; 3];
+    for r in &records {
+        if let Some(slot) = results.get_mut(r[30] as usize) {
+            *slot += 1;
+        }
+    }
+    println!(
+        "{}: {} positions; results 1-0 {}, 1/2-1/2 {}, 0-1 {}",
+        a.file.display(),
+        records.len(),
+        results[2],
+        results[1],
+        results[0]
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Cmd::Datagen(a) => datagen_cmd(a),
+        Cmd::Texel(a) => texel_cmd(a),
+        Cmd::Spsa(a) => spsa_cmd(a),
+        Cmd::Show(a) => show_cmd(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tune: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

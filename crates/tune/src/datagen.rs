@@ -4,8 +4,12 @@
 //! Each worker thread owns a [`Search`] with its own transposition table (cleared, with the
 //! histories, before every game) and [`HceEvaluator`]. A game starts from an opening (a random
 //! line of an EPD book, or the initial position) plus `random_plies` uniformly random legal
-//! moves (a game that ends during them is skipped); then both sides play the search's best move
-//! at `nodes` nodes, with no randomness. A game ends
+//! moves, or one more in half the games (a game that ends during them is skipped); then both
+//! sides play the search's best move at `nodes` nodes, with no randomness. The extra ply in half
+//! the games matters: the side that makes the last random move is the one whose random blunder
+//! is punished first, since the other side then searches while its own blunder can still be
+//! repaired. From White-to-move openings, always 8 random plies gave 59 White wins to 35 (100
+//! games at 1000 nodes), always 9 gave 32 to 54. A game ends
 //!
 //! - by the rules: checkmate, stalemate, threefold repetition (over the game's hash history),
 //!   the fifty-move rule, insufficient material;
@@ -48,6 +52,8 @@ pub struct Config {
     /// Opening books (EPD); empty: every game starts from the initial position.
     pub books: Vec<PathBuf>,
     pub random_plies: usize,
+    /// Play `random_plies + 1` random plies in half the games (see [`Player::play`]).
+    pub mixed_parity: bool,
     pub seed: u64,
     pub hash_mib: usize,
     pub max_plies: usize,
@@ -162,7 +168,11 @@ impl Player {
         if rules_result(&pos, &history).is_some() {
             return None;
         }
-        for _ in 0..config.random_plies {
+        // K or K + 1 random plies, evenly: the side that makes the last random move is the one
+        // whose random blunder the other exploits first, so a fixed count favours one colour.
+        let random_plies =
+            config.random_plies + (config.mixed_parity && rng.below(2) == 1) as usize;
+        for _ in 0..random_plies {
             let moves = pos.legal_moves();
             let mv = moves[rng.below(moves.len())];
             history.push(pos.hash());
@@ -176,7 +186,7 @@ impl Player {
         self.search.clear();
         let mut bytes = Vec::with_capacity(RECORD_SIZE * 256);
         let mut kept: Vec<(Position, i32)> = Vec::with_capacity(256);
-        let mut plies = config.random_plies;
+        let mut plies = random_plies;
         // The side the score has favoured by at least `win_score`, and for how many plies.
         let mut streak: (i32, usize) = (0, 0);
         let result = loop {
@@ -278,9 +288,14 @@ pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
         format!("{} openings from {}", openings.len(), names.join(", "))
     };
     eprintln!(
-        "datagen: {threads} threads, {} nodes a move, {source} + {} random plies, seed {} -> {}{}",
+        "datagen: {threads} threads, {} nodes a move, {source} + {}{} random plies, seed {} -> {}{}",
         config.nodes,
         config.random_plies,
+        if config.mixed_parity {
+            " or 1 more"
+        } else {
+            ""
+        },
         config.seed,
         config.out.display(),
         if existing > 0 {

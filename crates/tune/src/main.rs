@@ -76,9 +76,13 @@ struct DatagenArgs {
     /// Start every game from the initial position instead of a book.
     #[arg(long, conflicts_with = "book")]
     startpos: bool,
-    /// Random legal moves after the opening.
+    /// Random legal moves after the opening (one more in half the games, so that both colours
+    /// make the last random move equally often).
     #[arg(long, default_value_t = 8)]
     random_plies: usize,
+    /// Exactly --random-plies random moves in every game.
+    #[arg(long)]
+    fixed_random_plies: bool,
     /// Seed of the opening choice and the random moves [default: from the clock].
     #[arg(long)]
     seed: Option<u64>,
@@ -226,6 +230,7 @@ fn datagen_cmd(a: DatagenArgs) -> Result<(), String> {
         games: a.games,
         books,
         random_plies: a.random_plies,
+        mixed_parity: !a.fixed_random_plies,
         seed,
         hash_mib: a.hash,
         max_plies: a.max_plies,

@@ -67,6 +67,7 @@ fn datagen_writes_quiet_labelled_positions_and_appends() {
         games: Some(2),
         books: vec![root().join("data/openings/balanced.epd")],
         random_plies: 8,
+        mixed_parity: true,
         seed: 1,
         hash_mib: 1,
         max_plies: 400,
@@ -105,6 +106,35 @@ fn datagen_writes_quiet_labelled_positions_and_appends() {
     assert!(second.len() > first.len());
     assert_eq!(&second[..first.len()], &first[..]);
     std::fs::remove_file(&out).unwrap();
+}
+
+#[test]
+fn a_seed_and_game_number_give_the_same_game() {
+    let config = datagen::Config {
+        out: temp("unused.bin"),
+        threads: 1,
+        nodes: 300,
+        positions: None,
+        games: None,
+        books: vec![],
+        random_plies: 6,
+        mixed_parity: true,
+        seed: 0,
+        hash_mib: 1,
+        max_plies: 120,
+        win_score: 1000,
+        win_plies: 4,
+        quiet: true,
+    };
+    let openings = datagen::load_book(&root().join("data/openings/uho.epd")).unwrap();
+    let (mut a, mut b) = (datagen::Player::new(1, 300), datagen::Player::new(1, 300));
+    // Player `a` plays another game first: what it keeps between games must not matter.
+    let _ = a.play(&config, &openings, 42, 99);
+    for index in 0..3 {
+        let x = a.play(&config, &openings, 42, index).map(|g| g.bytes);
+        let y = b.play(&config, &openings, 42, index).map(|g| g.bytes);
+        assert_eq!(x, y, "game {index}");
+    }
 }
 
 #[test]

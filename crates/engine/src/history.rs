@@ -142,11 +142,13 @@ impl CaptureHistory {
     }
 }
 
+// ANCHOR: countermoves
 /// Countermoves: for each previous move (piece, to-square), the quiet reply that last refuted it.
 #[derive(Clone)]
 pub struct CounterMoves {
     table: Box<[[Option<Move>; 64]; 12]>,
 }
+// ANCHOR_END: countermoves
 
 impl Default for CounterMoves {
     fn default() -> CounterMoves {

@@ -6,8 +6,10 @@
 
 use chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square};
 
+// ANCHOR: see_values
 /// Piece values for exchanges: pawn, knight, bishop, rook, queen, king (a king is never taken).
 pub const SEE_VALUES: [i32; 6] = [100, 300, 300, 500, 900, 0];
+// ANCHOR_END: see_values
 
 #[inline]
 fn value(piece_type: PieceType) -> i32 {
@@ -23,6 +25,7 @@ fn least_valuable(pos: &Position, ours: Bitboard) -> Option<(PieceType, Square)>
     })
 }
 
+// ANCHOR: first_capture
 /// What the move captures first and what it leaves on the square: (gain, piece on the square,
 /// occupancy after the move). `None` for castling, which exchanges nothing.
 #[inline]
@@ -48,6 +51,7 @@ fn first_capture(pos: &Position, mv: Move) -> Option<(i32, PieceType, Bitboard, 
     };
     Some((gain, on_square, occupied, mover.color))
 }
+// ANCHOR_END: first_capture
 
 // ANCHOR: see
 /// The material `mv` wins (negative: loses) for the side making it, once the exchange on its

@@ -213,6 +213,7 @@ impl BenchReport {
     }
 }
 
+// ANCHOR: bench_run
 /// Searches each position to `depth` on one thread, each from a cleared hash table and cleared
 /// histories, so every run of the same binary counts the same nodes.
 pub fn run(
@@ -265,6 +266,7 @@ pub fn run(
         notes,
     }
 }
+// ANCHOR_END: bench_run
 
 /// The node counts on the six positions at `depth`, with all techniques on and with each named
 /// one switched off: a Markdown table for the book.

@@ -11,6 +11,7 @@ use crate::see::see_ge;
 use crate::techniques::Techniques;
 use chess::{MAX_MOVES, Move, MoveKind, MoveList, PieceType, Position};
 
+// ANCHOR: stages
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Stage {
     TtMove,
@@ -24,6 +25,7 @@ pub enum Stage {
     BadNoisy,
     Done,
 }
+// ANCHOR_END: stages
 
 /// What the picker reads to score moves.
 pub struct OrderingContext<'a> {
@@ -147,12 +149,14 @@ impl MovePicker {
         MovePicker::with(tt_move, killers, countermove, false)
     }
 
+    // ANCHOR: picker_quiescence
     /// For the quiescence search: captures and promotions only, unless in check.
     pub fn quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let noisy_only = !pos.is_check();
         let tt_move = tt_move.filter(|&m| !noisy_only || is_noisy(pos, m));
         MovePicker::with(tt_move, [None; 2], None, noisy_only)
     }
+    // ANCHOR_END: picker_quiescence
 
     /// For ProbCut: captures only, even in the main search.
     pub fn captures(tt_move: Option<Move>, pos: &Position) -> MovePicker {
@@ -175,6 +179,7 @@ impl MovePicker {
         self.noisy_only = true;
     }
 
+    // ANCHOR: pick_best
     /// Takes the best-scored move not yet handed out (selection sort: nodes usually cut off after
     /// a few moves, so sorting the whole list would waste time).
     fn pick_best(&mut self) -> Option<Move> {
@@ -193,6 +198,7 @@ impl MovePicker {
         self.next += 1;
         Some(self.moves[self.next - 1])
     }
+    // ANCHOR_END: pick_best
 
     fn already_tried(&self, mv: Move) -> bool {
         Some(mv) == self.tt_move || self.killers.contains(&Some(mv)) || Some(mv) == self.countermove
@@ -203,6 +209,7 @@ impl MovePicker {
         Some(mv)
     }
 
+    // ANCHOR: special
     /// A move from the killer or countermove slots: only a legal quiet move not tried before.
     fn special(&self, pos: &Position, mv: Option<Move>, earlier: &[Option<Move>]) -> Option<Move> {
         mv.filter(|&m| {
@@ -212,11 +219,13 @@ impl MovePicker {
                 && !is_noisy(pos, m)
         })
     }
+    // ANCHOR_END: special
 
     /// The next move to search, or `None` when all have been handed out.
     pub fn next(&mut self, pos: &Position, ctx: &OrderingContext) -> Option<Move> {
         loop {
             match self.stage {
+                // ANCHOR: tt_move_stage
                 Stage::TtMove => {
                     self.stage = Stage::GenerateNoisy;
                     if let Some(mv) = self.tt_move {
@@ -226,6 +235,8 @@ impl MovePicker {
                         self.tt_move = None;
                     }
                 }
+                // ANCHOR_END: tt_move_stage
+                // ANCHOR: generate_noisy
                 Stage::GenerateNoisy => {
                     self.moves.clear();
                     pos.generate::<MoveList, false, true>(&mut self.moves);
@@ -240,6 +251,7 @@ impl MovePicker {
                     self.next = 0;
                     self.stage = Stage::GoodNoisy;
                 }
+                // ANCHOR_END: generate_noisy
                 // ANCHOR: good_noisy
                 Stage::GoodNoisy => match self.pick_best() {
                     Some(mv) if Some(mv) == self.tt_move => {}
@@ -261,6 +273,7 @@ impl MovePicker {
                     }
                 },
                 // ANCHOR_END: good_noisy
+                // ANCHOR: killer_stages
                 Stage::Killer1 => {
                     self.stage = Stage::Killer2;
                     let killer = if ctx.techniques.killers {
@@ -285,6 +298,7 @@ impl MovePicker {
                         return self.hand_out(Stage::Killer2, mv);
                     }
                 }
+                // ANCHOR_END: killer_stages
                 // ANCHOR: countermove_stage
                 Stage::Countermove => {
                     self.stage = Stage::GenerateQuiet;
@@ -299,6 +313,7 @@ impl MovePicker {
                     }
                 }
                 // ANCHOR_END: countermove_stage
+                // ANCHOR: quiet_stage
                 Stage::GenerateQuiet => {
                     if self.noisy_only {
                         self.stage = Stage::BadNoisy;
@@ -323,6 +338,8 @@ impl MovePicker {
                         None => self.stage = Stage::BadNoisy,
                     }
                 }
+                // ANCHOR_END: quiet_stage
+                // ANCHOR: bad_noisy
                 Stage::BadNoisy => {
                     if self.next_bad < self.bad.len() {
                         self.next_bad += 1;
@@ -330,6 +347,7 @@ impl MovePicker {
                     }
                     self.stage = Stage::Done;
                 }
+                // ANCHOR_END: bad_noisy
                 Stage::Done => return None,
             }
         }

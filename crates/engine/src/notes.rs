@@ -30,6 +30,7 @@ macro_rules! notes {
 }
 
 notes! {
+    // ANCHOR: note_rows
     Nodes: "nodes of the main search (positions entered with depth > 0)";
     QNodes: "nodes of the quiescence search";
     BetaCutoff: "nodes that failed high (a move reached beta)";
@@ -49,6 +50,7 @@ notes! {
     CutoffCountermove: "cutoffs by the countermove";
     CutoffQuiet: "cutoffs by another quiet move (ordered by history)";
     CutoffBadCapture: "cutoffs by a capture that loses material by SEE";
+    // ANCHOR_END: note_rows
     NullMove: "null moves tried (chapter 12)";
     NullMoveCutoff: "nodes cut off by a null move";
     NullMoveVerification: "null-move cutoffs at high depth checked by a verification search";

@@ -56,13 +56,17 @@ macro_rules! params {
 }
 
 params! {
+    // ANCHOR: aspiration_params
     // Chapter 6: iterative deepening.
     aspiration_window: 25, 5, 100, 5, "half-width of the first aspiration window, in centipawns";
     aspiration_min_depth: 5, 1, 12, 1, "the first depth searched with an aspiration window";
+    // ANCHOR_END: aspiration_params
+    // ANCHOR: history_params
     // Chapter 9: move ordering.
     history_bonus_per_depth: 160, 16, 512, 16, "history bonus per ply of depth for a move that cut off";
     history_bonus_base: -80, -400, 400, 20, "history bonus at depth 0 (added to the per-depth part)";
     history_bonus_max: 1600, 200, 4000, 100, "the largest history bonus or malus";
+    // ANCHOR_END: history_params
     // Chapter 12: null-move pruning.
     nmp_min_depth: 3, 1, 8, 1, "the shallowest depth at which a null move is tried";
     nmp_base_reduction: 3, 1, 6, 1, "plies the null-move search is shallower by, at least";
@@ -106,10 +110,13 @@ params! {
     probcut_reduction: 4, 2, 8, 1, "plies ProbCut's search is shallower than the node";
 }
 
+// ANCHOR: history_max
 /// The largest magnitude a history score reaches (the "gravity" limit).
 pub const HISTORY_MAX: i32 = 16_384;
+// ANCHOR_END: history_max
 
 impl Params {
+    // ANCHOR: params_set
     /// Changes one parameter, checking the name and the range.
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
         let info = PARAMS
@@ -127,7 +134,9 @@ impl Params {
         }
         Ok(())
     }
+    // ANCHOR_END: params_set
 
+    // ANCHOR: spsa_input
     /// OpenBench's SPSA input: `name, int, default, min, max, c_end, r_end`, one per line.
     pub fn spsa_input() -> String {
         PARAMS
@@ -140,6 +149,7 @@ impl Params {
             })
             .collect()
     }
+    // ANCHOR_END: spsa_input
 }
 
 #[cfg(test)]

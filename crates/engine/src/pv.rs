@@ -4,11 +4,13 @@
 use crate::score::MAX_PLY;
 use chess::Move;
 
+// ANCHOR: pv
 #[derive(Clone)]
 pub struct Pv {
     moves: [Option<Move>; MAX_PLY],
     len: usize,
 }
+// ANCHOR_END: pv
 
 impl Default for Pv {
     fn default() -> Pv {
@@ -29,6 +31,7 @@ impl Pv {
         self.len = 0;
     }
 
+    // ANCHOR: pv_set
     /// This line becomes `mv` followed by `rest`.
     #[inline]
     pub fn set(&mut self, mv: Move, rest: &Pv) {
@@ -37,6 +40,7 @@ impl Pv {
         self.moves[1..=n].copy_from_slice(&rest.moves[..n]);
         self.len = n + 1;
     }
+    // ANCHOR_END: pv_set
 
     pub fn len(&self) -> usize {
         self.len

@@ -22,6 +22,7 @@ impl Search {
         beta: i32,
         pv: &mut Pv,
     ) -> i32 {
+        // ANCHOR: qs_start
         pv.clear();
         if !self.techniques.quiescence {
             return self.evaluate(pos);
@@ -40,7 +41,9 @@ impl Search {
         if ply >= MAX_PLY - 1 {
             return self.evaluate(pos);
         }
+        // ANCHOR_END: qs_start
 
+        // ANCHOR: qs_tt
         let tt_entry = if self.techniques.tt {
             self.tt.probe(pos.hash())
         } else {
@@ -55,7 +58,9 @@ impl Search {
                 }
             }
         }
+        // ANCHOR_END: qs_tt
 
+        // ANCHOR: stand_pat
         let in_check = pos.is_check();
         let mut best_score;
         let static_eval;
@@ -75,7 +80,9 @@ impl Search {
             alpha = alpha.max(static_eval);
             best_score = static_eval;
         }
+        // ANCHOR_END: stand_pat
 
+        // ANCHOR: qs_picker
         let original_alpha = alpha;
         let mut picker = MovePicker::quiescence(pos, tt_entry.and_then(|e| e.mv));
         let mut best_move = None;
@@ -90,6 +97,7 @@ impl Search {
             let Some(mv) = picker.next(pos, &ordering) else {
                 break;
             };
+            // ANCHOR_END: qs_picker
             if !in_check {
                 // ANCHOR: qs_see_pruning
                 // SEE pruning: a capture that loses material can't do better than standing pat.
@@ -110,6 +118,7 @@ impl Search {
                 }
                 // ANCHOR_END: delta_pruning
             }
+            // ANCHOR: qs_child
             let child = self.play(pos, mv, ply);
             searched += 1;
             let score = -self.quiescence(&child, ply + 1, -beta, -alpha, &mut child_pv);
@@ -131,6 +140,8 @@ impl Search {
                 }
             }
         }
+        // ANCHOR_END: qs_child
+        // ANCHOR: qs_end
         if in_check && searched == 0 {
             return mated_in(ply);
         }
@@ -149,6 +160,7 @@ impl Search {
             },
         );
         best_score
+        // ANCHOR_END: qs_end
     }
     // ANCHOR_END: quiescence
 }

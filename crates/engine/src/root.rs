@@ -11,6 +11,7 @@ use chess::{Move, Position};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+// ANCHOR: root_move
 /// A legal move at the root with what the last iterations found for it.
 #[derive(Clone)]
 pub struct RootMove {
@@ -21,6 +22,7 @@ pub struct RootMove {
     pub pv: Pv,
     pub seldepth: usize,
 }
+// ANCHOR_END: root_move
 
 /// What the search reports after each iteration (or a window failure), for `info` lines.
 #[derive(Clone, Debug)]
@@ -97,6 +99,7 @@ impl Search {
             .clamp(1, MAX_PLY as i32 - 1);
         let multipv = options.multipv.clamp(1, self.root_moves.len());
         let mut stable_iterations = 0;
+        // ANCHOR: iterative_deepening
         for depth in 1..=max_depth {
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
@@ -139,6 +142,7 @@ impl Search {
                 break;
             }
         }
+        // ANCHOR_END: iterative_deepening
         self.wait_while_pondering();
         result.nodes = self.nodes;
         result
@@ -178,6 +182,7 @@ impl Search {
         }
     }
 
+    // ANCHOR: should_finish
     /// After a completed iteration: stop for a found mate, the clock, or a forced move.
     fn should_finish(&mut self, limits: &Limits, score: i32, stable_iterations: u32) -> bool {
         if let Some(moves) = limits.mate {
@@ -204,6 +209,7 @@ impl Search {
         };
         self.time.soft_expired(scale)
     }
+    // ANCHOR_END: should_finish
 
     /// In `go infinite` and `go ponder` the best move may only be sent after `stop` or `ponderhit`.
     fn wait_while_pondering(&self) {
@@ -274,6 +280,7 @@ impl Search {
         self.note(Note::Nodes);
         let mut best = -INFINITE;
         let mut child_pv = Pv::new();
+        // ANCHOR: root_pvs
         for i in pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.seldepth = 0;
@@ -303,10 +310,12 @@ impl Search {
                     score
                 }
             };
+            // ANCHOR_END: root_pvs
             self.unplay();
             if self.aborted {
                 break;
             }
+            // ANCHOR: root_scores
             let rm = &mut self.root_moves[i];
             if i == pv_index || score > alpha {
                 rm.score = score;
@@ -315,6 +324,7 @@ impl Search {
             } else {
                 rm.score = -INFINITE;
             }
+            // ANCHOR_END: root_scores
             if score > best {
                 best = score;
                 if score > alpha {

@@ -1,5 +1,6 @@
 //! Scores in centipawns from the side to move's view, and how mates are written among them.
 
+// ANCHOR: mate_scores
 /// The deepest ply the search reaches; arrays indexed by ply have this many entries.
 pub const MAX_PLY: usize = 128;
 
@@ -25,6 +26,7 @@ pub const fn mated_in(ply: usize) -> i32 {
 pub const fn mate_in(ply: usize) -> i32 {
     MATE - ply as i32
 }
+// ANCHOR_END: mate_scores
 
 #[inline]
 pub const fn is_mate(score: i32) -> bool {
@@ -58,6 +60,7 @@ pub const fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 // ANCHOR_END: score_tt
 
+// ANCHOR: uci_score
 /// A score as UCI writes it: `cp N` or `mate N` (in moves, negative when being mated).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum UciScore {
@@ -76,6 +79,7 @@ impl UciScore {
         }
     }
 }
+// ANCHOR_END: uci_score
 
 impl std::fmt::Display for UciScore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

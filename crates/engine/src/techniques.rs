@@ -49,6 +49,7 @@ macro_rules! techniques {
     };
 }
 
+// ANCHOR: techniques_table
 techniques! {
     pvs: true, "6", "principal variation search: null windows after the first move, re-search on fail high";
     aspiration: true, "6", "aspiration windows around the previous iteration's score";
@@ -80,6 +81,7 @@ techniques! {
     probcut: false, "M5", "ProbCut: cut the node when a good capture beats beta by a margin in a search 4 plies shallower (off: it measured weaker)";
     delta_pruning: true, "14", "delta pruning: skip captures in the quiescence search that can't reach alpha even with a margin";
 }
+// ANCHOR_END: techniques_table
 
 impl Techniques {
     /// Switches one technique on or off.

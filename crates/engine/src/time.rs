@@ -107,10 +107,12 @@ impl TimeManager {
         self.start.elapsed()
     }
 
+    // ANCHOR: hard_expired
     /// Past the hard limit: stop now.
     pub fn hard_expired(&self) -> bool {
         self.limits.is_some_and(|l| self.elapsed() >= l.hard)
     }
+    // ANCHOR_END: hard_expired
 
     // ANCHOR: soft_expired
     /// Whether to start no further iteration. The next one would take several times as long as

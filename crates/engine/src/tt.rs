@@ -8,6 +8,7 @@
 use chess::Move;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+// ANCHOR: tt_entry
 /// What a stored score says about the true score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -31,7 +32,9 @@ pub struct TtEntry {
     /// The position was once on a principal variation.
     pub tt_pv: bool,
 }
+// ANCHOR_END: tt_entry
 
+// ANCHOR: pack
 // Data word layout: move 16 bits, score 16, static eval 16, depth 8, bound 2, tt_pv 1, age 5.
 const AGE_BITS: u32 = 5;
 const AGE_CYCLE: u8 = 1 << AGE_BITS;
@@ -72,7 +75,9 @@ fn unpack(data: u64) -> Option<(TtEntry, u8)> {
     };
     Some((entry, (data >> 59) as u8))
 }
+// ANCHOR_END: pack
 
+// ANCHOR: bucket
 #[derive(Default)]
 struct Slot {
     key_xor_data: AtomicU64,
@@ -93,6 +98,7 @@ pub struct TranspositionTable {
     /// Increases by one per search, so entries from old searches can be told apart and replaced.
     age: AtomicU8,
 }
+// ANCHOR_END: bucket
 
 impl TranspositionTable {
     /// A table of `mib` mebibytes (at least one bucket).
@@ -106,6 +112,7 @@ impl TranspositionTable {
         }
     }
 
+    // ANCHOR: try_new
     /// A table of `mib` mebibytes, or an error if the system won't give that much memory.
     pub fn try_new(mib: usize) -> Result<TranspositionTable, String> {
         let count = (mib.saturating_mul(1 << 20) / size_of::<Bucket>()).max(1);
@@ -127,6 +134,7 @@ impl TranspositionTable {
             age: AtomicU8::new(0),
         })
     }
+    // ANCHOR_END: try_new
 
     pub fn size_mib(&self) -> usize {
         (self.buckets.len() * size_of::<Bucket>()) >> 20
@@ -141,24 +149,29 @@ impl TranspositionTable {
         self.age.store(0, Ordering::Relaxed);
     }
 
+    // ANCHOR: new_search
     /// Marks the start of a new search: older entries become the first to be replaced.
     pub fn new_search(&self) {
         let age = (self.age() + 1) % AGE_CYCLE;
         self.age.store(age, Ordering::Relaxed);
     }
+    // ANCHOR_END: new_search
 
     #[inline]
     fn age(&self) -> u8 {
         self.age.load(Ordering::Relaxed)
     }
 
+    // ANCHOR: index
     #[inline]
     fn bucket(&self, key: u64) -> &Bucket {
         // Multiply-shift maps the key onto the table without a division.
         let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets[index]
     }
+    // ANCHOR_END: index
 
+    // ANCHOR: prefetch
     /// Hints the processor to fetch the bucket for `key` (before making the move that leads there).
     #[inline]
     pub fn prefetch(&self, key: u64) {
@@ -173,6 +186,7 @@ impl TranspositionTable {
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
+    // ANCHOR_END: prefetch
 
     // ANCHOR: probe
     /// The entry stored for `key`, if any.
@@ -235,6 +249,7 @@ impl TranspositionTable {
     }
     // ANCHOR_END: store
 
+    // ANCHOR: hashfull
     /// How full the table is, in permille, from the first thousand slots: entries of the current
     /// search only, as UCI's `hashfull` intends.
     pub fn hashfull(&self) -> usize {
@@ -248,6 +263,7 @@ impl TranspositionTable {
             .count();
         used * 1000 / (buckets * SLOTS)
     }
+    // ANCHOR_END: hashfull
 }
 
 #[cfg(test)]

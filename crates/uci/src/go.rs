@@ -95,6 +95,7 @@ pub struct PositionCommand {
     pub history: Vec<u64>,
 }
 
+// ANCHOR: parse_position
 pub fn parse_position(args: &[&str], mode: CastlingMode) -> Result<PositionCommand, String> {
     let moves_at = args.iter().position(|&w| w == "moves");
     let setup = &args[..moves_at.unwrap_or(args.len())];
@@ -121,6 +122,7 @@ pub fn parse_position(args: &[&str], mode: CastlingMode) -> Result<PositionComma
     }
     Ok(PositionCommand { position, history })
 }
+// ANCHOR_END: parse_position
 
 #[cfg(test)]
 mod tests {

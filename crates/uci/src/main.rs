@@ -17,6 +17,7 @@ fn main() {
         session.wait();
         return;
     }
+    // ANCHOR: input_thread
     // Input has its own thread, so commands are read while a search runs.
     let (lines, commands) = mpsc::channel::<String>();
     std::thread::spawn(move || {
@@ -46,4 +47,5 @@ fn main() {
     }
     // End of input (or quit): stop a running search cleanly.
     session.stop();
+    // ANCHOR_END: input_thread
 }

@@ -48,6 +48,7 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_Chess960 type check default false".to_string(),
         "option name Clear Hash type button".to_string(),
     ];
+    // ANCHOR: option_declarations
     // Every technique can be switched from a GUI or a match runner.
     for t in TECHNIQUES {
         lines.push(format!(
@@ -64,6 +65,7 @@ pub fn declarations() -> Vec<String> {
             ));
         }
     }
+    // ANCHOR_END: option_declarations
     lines
 }
 

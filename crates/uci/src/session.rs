@@ -37,9 +37,11 @@ pub struct Session {
     last_notes: Notes,
 }
 
+// ANCHOR: error
 fn error(message: impl std::fmt::Display) {
     println!("info string error: {message}");
 }
+// ANCHOR_END: error
 
 /// The value after the name of a `setoption name ... value ...` command.
 fn split_setoption(args: &[&str]) -> Result<(String, String), String> {
@@ -130,6 +132,7 @@ impl Session {
         let Some((&command, args)) = words.split_first() else {
             return true;
         };
+        // ANCHOR: needs_idle
         // Commands that change the search state wait for a finished search to hand it back.
         let needs_idle = matches!(
             command,
@@ -148,6 +151,7 @@ impl Session {
         if needs_idle {
             self.wait();
         }
+        // ANCHOR_END: needs_idle
         match command {
             "uci" => self.uci(),
             "isready" => println!("readyok"),
@@ -231,6 +235,7 @@ impl Session {
             "uci_chess960" => self.options.chess960 = options::parse_check(name, value)?,
             "clear hash" => self.tt.clear(),
             _ => {
+                // ANCHOR: setoption_switches
                 if self.techniques.get(name).is_some() {
                     let on = options::parse_check(name, value)?;
                     self.techniques.set(name, on)?;
@@ -244,11 +249,13 @@ impl Session {
                         name.chars().take(40).collect::<String>()
                     ));
                 }
+                // ANCHOR_END: setoption_switches
             }
         }
         Ok(())
     }
 
+    // ANCHOR: set_command
     /// `set NAME on|off` for a technique, `set NAME VALUE` for a parameter.
     fn set(&mut self, args: &[&str]) {
         let [name, value] = args else {
@@ -273,6 +280,7 @@ impl Session {
             Err(e) => error(e),
         }
     }
+    // ANCHOR_END: set_command
 
     fn go(&mut self, args: &[&str]) {
         let limits = match parse_go(args, &self.position) {
@@ -305,6 +313,7 @@ impl Session {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
         };
+        // ANCHOR: search_thread
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK_BYTES)
@@ -327,6 +336,7 @@ impl Session {
                 }
                 search
             });
+        // ANCHOR_END: search_thread
         match spawned {
             Ok(handle) => self.thread = Some(handle),
             Err(e) => {

@@ -211,7 +211,11 @@ impl MovePicker {
 
     // ANCHOR: special
     /// A move from the killer or countermove slots: only a legal quiet move not tried before.
+    /// None once the quiet moves are cut off (late move pruning).
     fn special(&self, pos: &Position, mv: Option<Move>, earlier: &[Option<Move>]) -> Option<Move> {
+        if self.noisy_only {
+            return None;
+        }
         mv.filter(|&m| {
             Some(m) != self.tt_move
                 && !earlier.contains(&Some(m))

@@ -4,7 +4,7 @@
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{INFINITE, MAX_PLY, mate_in};
-use crate::search::Search;
+use crate::search::{Frame, Search};
 use crate::time::{Limits, TimeManager, allot};
 use crate::tt::Bound;
 use chess::{Move, Position};
@@ -157,6 +157,15 @@ impl Search {
         self.keys.clear();
         self.keys.extend_from_slice(history);
         self.evaluator.reset(pos);
+        // The root's frame, for "improving" two plies down.
+        self.stack[0] = Frame {
+            static_eval: if pos.is_check() {
+                -INFINITE
+            } else {
+                self.evaluate(pos)
+            },
+            ..Frame::default()
+        };
         self.tt.new_search();
         self.time = TimeManager::new(allot(limits, pos.side_to_move(), options.move_overhead));
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);

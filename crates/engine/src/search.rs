@@ -490,6 +490,7 @@ impl Search {
         if self.techniques.reverse_futility
             && prune_node
             && depth <= p.rfp_max_depth
+            && beta > -MATE_BOUND
             && static_eval - rfp_margin >= beta
         {
             self.note(Note::ReverseFutility);

@@ -78,7 +78,7 @@ techniques! {
     double_extensions: true, "15", "two plies deeper when the others fall far short (off the PV, a few times per line)";
     negative_extensions: true, "15", "a ply shallower for a hash move that isn't singular but is expected to fail high";
     multi_cut: true, "15", "cut the node when a move other than the hash move also beats beta in the singular search";
-    probcut: false, "M5", "ProbCut: cut the node when a good capture beats beta by a margin in a search 4 plies shallower (off: it measured weaker)";
+    probcut: false, "M5", "ProbCut: cut the node when a good capture beats beta by a margin in a search 4 plies shallower (off by default until an SPRT finds it helps)";
     delta_pruning: true, "14", "delta pruning: skip captures in the quiescence search that can't reach alpha even with a margin";
 }
 // ANCHOR_END: techniques_table

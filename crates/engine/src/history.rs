@@ -17,12 +17,14 @@ pub fn apply_gravity(entry: &mut i16, bonus: i32) {
 }
 // ANCHOR_END: gravity
 
+// ANCHOR: history_bonus
 /// The bonus for a move that cut off at `depth` (its malus for the moves tried before it is the
 /// same amount, negated).
 #[inline]
 pub fn history_bonus(p: &Params, depth: i32) -> i32 {
     (p.history_bonus_per_depth * depth + p.history_bonus_base).clamp(0, p.history_bonus_max)
 }
+// ANCHOR_END: history_bonus
 
 /// Butterfly history: a score per (side, from-square, to-square) of quiet moves.
 #[derive(Clone)]
@@ -174,6 +176,7 @@ impl CounterMoves {
     }
 }
 
+// ANCHOR: killers
 /// Two quiet moves per ply that recently cut off there, most recent first.
 #[derive(Clone)]
 pub struct Killers {
@@ -207,6 +210,7 @@ impl Killers {
         self.slots = [[None; 2]; MAX_PLY + 1];
     }
 }
+// ANCHOR_END: killers
 
 /// Everything the move ordering learns, kept together.
 #[derive(Clone, Default)]

@@ -153,7 +153,9 @@ impl MovePicker {
     /// For the quiescence search: captures and promotions only, unless in check.
     pub fn quiescence(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let noisy_only = !pos.is_check();
-        let tt_move = tt_move.filter(|&m| !noisy_only || is_noisy(pos, m));
+        let tt_move = tt_move.filter(|&m| {
+            !noisy_only || (is_noisy(pos, m) && m.promotion().is_none_or(|p| p == PieceType::Queen))
+        });
         MovePicker::with(tt_move, [None; 2], None, noisy_only)
     }
     // ANCHOR_END: picker_quiescence

@@ -36,8 +36,8 @@ notes! {
     BetaCutoff: "nodes that failed high (a move reached beta)";
     FirstMoveCutoff: "fail-high nodes where the first move searched cut off (move ordering quality)";
     PvsResearch: "null-window searches that failed high and were searched again with the full window";
-    AspirationFailLow: "iterations whose aspiration window failed low and was widened";
-    AspirationFailHigh: "iterations whose aspiration window failed high and was widened";
+    AspirationFailLow: "aspiration windows that failed low and were widened (an iteration can fail more than once)";
+    AspirationFailHigh: "aspiration windows that failed high and were widened";
     MateDistancePruning: "nodes cut because no score inside the window was possible any more";
     CheckExtension: "moves that gave check and were searched a ply deeper";
     Draw: "nodes scored as draws by repetition, the fifty-move rule or insufficient material";

@@ -83,6 +83,7 @@ pub(crate) fn tt_cutoff_score(entry: &TtEntry, ply: usize, alpha: i32, beta: i32
 }
 // ANCHOR_END: tt_usable
 
+// ANCHOR: result_bound
 /// What a node's result says about its true score, given the window it was searched with.
 #[inline]
 pub(crate) fn result_bound(best: i32, original_alpha: i32, beta: i32) -> Bound {
@@ -94,6 +95,7 @@ pub(crate) fn result_bound(best: i32, original_alpha: i32, beta: i32) -> Bound {
         Bound::Upper
     }
 }
+// ANCHOR_END: result_bound
 
 /// Whether the side to move has a piece other than pawns and the king: without one, zugzwang is
 /// common and passing is no test of the position.
@@ -217,6 +219,7 @@ impl Search {
         }
     }
 
+    // ANCHOR: is_draw
     /// Repetition, the fifty-move rule or insufficient material. Any earlier occurrence of the
     /// position since the last capture or pawn move counts: if repeating was good once, it will be
     /// again.
@@ -237,6 +240,8 @@ impl Search {
             .any(|&k| k == key)
     }
 
+    // ANCHOR_END: is_draw
+
     /// Makes `mv` on a copy of `pos`, telling the evaluation and the repetition history.
     #[inline]
     pub(crate) fn play(&mut self, pos: &Position, mv: Move, ply: usize) -> Position {
@@ -250,6 +255,10 @@ impl Search {
     /// the evaluation's update, the position for repetitions. Undone by [`Search::unplay`].
     #[inline]
     pub(crate) fn enter(&mut self, pos: &Position, mv: Move, child: &Position, ply: usize) {
+        // The child's first act is to probe the table: start fetching its bucket now.
+        if self.techniques.tt {
+            self.tt.prefetch(child.hash());
+        }
         self.stack[ply].moved = pos
             .piece_at(mv.from())
             .map(|piece| PieceTo { piece, to: mv.to() });
@@ -858,7 +867,8 @@ impl Search {
                 && (quiet || picker.last_stage() == Stage::BadNoisy)
             {
                 reduction = self.lmr_table.get(depth, searched);
-                reduction -= pv_node as i32;
+                // Less on the principal variation, or where it once was.
+                reduction -= tt_pv as i32;
                 reduction += cut_node as i32;
                 reduction -= gives_check as i32;
                 if self.techniques.improving && !improving {

@@ -115,9 +115,10 @@ impl TimeManager {
     // ANCHOR_END: hard_expired
 
     // ANCHOR: soft_expired
-    /// Whether to start no further iteration. The next one would take several times as long as
-    /// everything so far, so stopping once half the soft limit is spent keeps the average time
-    /// per move near the soft limit. `scale` above 1 gives an unsettled search more time.
+    /// Whether to start no further iteration: once half the soft limit is spent. An iteration
+    /// started then usually ends well before the soft limit (the next iteration typically takes
+    /// about half as long as everything before it), and now and then runs on towards the hard
+    /// limit. `scale` above 1 gives an unsettled search more time.
     pub fn soft_expired(&self, scale: f64) -> bool {
         self.limits.is_some_and(|l| {
             !l.fixed && self.elapsed().as_secs_f64() >= 0.5 * l.soft.as_secs_f64() * scale

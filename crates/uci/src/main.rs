@@ -3,6 +3,7 @@
 
 mod go;
 mod options;
+mod output;
 mod session;
 
 use session::Session;

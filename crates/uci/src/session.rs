@@ -3,6 +3,7 @@
 
 use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
+use crate::output::say;
 use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::score::UciScore;
@@ -39,7 +40,7 @@ pub struct Session {
 
 // ANCHOR: error
 fn error(message: impl std::fmt::Display) {
-    println!("info string error: {message}");
+    say!("info string error: {message}");
 }
 // ANCHOR_END: error
 
@@ -154,7 +155,7 @@ impl Session {
         // ANCHOR_END: needs_idle
         match command {
             "uci" => self.uci(),
-            "isready" => println!("readyok"),
+            "isready" => say!("readyok"),
             "ucinewgame" => {
                 self.tt.clear();
                 if let Some(search) = &mut self.search {
@@ -185,8 +186,8 @@ impl Session {
             "eval" => self.eval(),
             "perft" => self.perft_command(args),
             "bench" => self.bench(args),
-            "stats" => print!("{}", self.last_notes.report()),
-            "spsa" => print!("{}", Params::spsa_input()),
+            "stats" => crate::output::text(&self.last_notes.report()),
+            "spsa" => crate::output::text(&Params::spsa_input()),
             "chapter-table" => self.chapter_table(args),
             other => error(format!(
                 "unknown command '{}'",
@@ -197,12 +198,12 @@ impl Session {
     }
 
     fn uci(&self) {
-        println!("id name cb2026 {}", env!("CARGO_PKG_VERSION"));
-        println!("id author the cb2026 developers");
+        say!("id name cb2026 {}", env!("CARGO_PKG_VERSION"));
+        say!("id author the cb2026 developers");
         for line in options::declarations() {
-            println!("{line}");
+            say!("{line}");
         }
-        println!("uciok");
+        say!("uciok");
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -236,13 +237,14 @@ impl Session {
             "clear hash" => self.tt.clear(),
             _ => {
                 // ANCHOR: setoption_switches
-                if self.techniques.get(name).is_some() {
+                // Technique and parameter names are lower case; like the others, any case goes.
+                if self.techniques.get(&lower).is_some() {
                     let on = options::parse_check(name, value)?;
-                    self.techniques.set(name, on)?;
-                } else if self.params.get(name).is_some() {
+                    self.techniques.set(&lower, on)?;
+                } else if self.params.get(&lower).is_some() {
                     let v =
                         options::parse_spin(name, value, i32::MIN as i64, i32::MAX as i64)? as i32;
-                    self.params.set(name, v)?;
+                    self.params.set(&lower, v)?;
                 } else {
                     return Err(format!(
                         "unknown option '{}'",
@@ -276,7 +278,7 @@ impl Session {
             Err(format!("set: no technique or parameter called '{name}'"))
         };
         match result {
-            Ok(()) => println!("info string {name} = {value}"),
+            Ok(()) => say!("info string {name} = {value}"),
             Err(e) => error(e),
         }
     }
@@ -320,19 +322,19 @@ impl Session {
             .spawn(move || {
                 let start = Instant::now();
                 let result = search.run(&position, &history, &limits, &options, &mut |info| {
-                    println!("{}", info_line(info, chess960, start));
+                    say!("{}", info_line(info, chess960, start));
                 });
                 answered.store(true, Ordering::Relaxed);
                 match result.best_move {
                     Some(best) => match result.ponder_move {
-                        Some(ponder) => println!(
+                        Some(ponder) => say!(
                             "bestmove {} ponder {}",
                             best.to_uci(chess960),
                             ponder.to_uci(chess960)
                         ),
-                        None => println!("bestmove {}", best.to_uci(chess960)),
+                        None => say!("bestmove {}", best.to_uci(chess960)),
                     },
-                    None => println!("bestmove 0000"),
+                    None => say!("bestmove 0000"),
                 }
                 search
             });
@@ -351,16 +353,16 @@ impl Session {
     }
 
     fn display(&self) {
-        print!("{}", self.position.board_string());
-        println!("Fen: {}", self.position.to_fen());
-        println!("Hash: {:016x}", self.position.hash());
+        crate::output::text(&self.position.board_string());
+        say!("Fen: {}", self.position.to_fen());
+        say!("Hash: {:016x}", self.position.hash());
         let checkers: Vec<String> = self.position.checkers().map(|s| s.to_string()).collect();
-        println!("Checkers: {}", checkers.join(" "));
+        say!("Checkers: {}", checkers.join(" "));
     }
 
     fn eval(&self) {
         let trace = HceEvaluator::default().trace(&self.position);
-        print!("{}", trace.report());
+        crate::output::text(&trace.report());
     }
 
     fn perft_command(&mut self, args: &[&str]) {
@@ -391,17 +393,17 @@ impl Session {
         let start = Instant::now();
         let mut total = 0;
         for (mv, nodes) in divide(&self.position, depth) {
-            println!("{}: {nodes}", mv.to_uci(self.options.chess960));
+            say!("{}: {nodes}", mv.to_uci(self.options.chess960));
             total += nodes;
         }
         if depth == 0 {
             total = 1;
         }
         let elapsed = start.elapsed();
-        println!();
-        println!("Nodes searched: {total}");
-        println!("Time: {} ms", elapsed.as_millis());
-        println!("NPS: {:.0}", total as f64 / elapsed.as_secs_f64().max(1e-9));
+        say!("");
+        say!("Nodes searched: {total}");
+        say!("Time: {} ms", elapsed.as_millis());
+        say!("NPS: {:.0}", total as f64 / elapsed.as_secs_f64().max(1e-9));
     }
 
     fn bench(&mut self, args: &[&str]) {
@@ -415,7 +417,7 @@ impl Session {
         };
         let report = bench::run(BENCH_POSITIONS, depth, &self.techniques, &self.params);
         for (i, line) in report.lines.iter().enumerate() {
-            println!(
+            say!(
                 "position {:>2}/{}: {:>10} nodes {:>6} ms  {}",
                 i + 1,
                 report.lines.len(),
@@ -425,7 +427,7 @@ impl Session {
             );
         }
         self.last_notes = report.notes.clone();
-        println!("{} nodes {} nps", report.nodes, report.nps());
+        say!("{} nodes {} nps", report.nodes, report.nps());
     }
 
     fn chapter_table(&mut self, args: &[&str]) {
@@ -445,7 +447,7 @@ impl Session {
             return;
         }
         match bench::chapter_table(names, depth, &self.techniques, &self.params) {
-            Ok(table) => print!("{table}"),
+            Ok(table) => crate::output::text(&table),
             Err(e) => error(e),
         }
     }

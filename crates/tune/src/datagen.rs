@@ -168,6 +168,7 @@ impl Player {
         if rules_result(&pos, &history).is_some() {
             return None;
         }
+        // ANCHOR: random_plies
         // K or K + 1 random plies, evenly: the side that makes the last random move is the one
         // whose random blunder the other exploits first, so a fixed count favours one colour.
         let random_plies =
@@ -181,6 +182,7 @@ impl Player {
                 return None;
             }
         }
+        // ANCHOR_END: random_plies
 
         self.tt.clear();
         self.search.clear();
@@ -189,6 +191,7 @@ impl Player {
         let mut plies = random_plies;
         // The side the score has favoured by at least `win_score`, and for how many plies.
         let mut streak: (i32, usize) = (0, 0);
+        // ANCHOR: keep
         let result = loop {
             if let Some(result) = rules_result(&pos, &history) {
                 break result;
@@ -228,6 +231,7 @@ impl Player {
             pos.make_move(mv);
             plies += 1;
         };
+        // ANCHOR_END: keep
         for (p, score) in &kept {
             // A position has at most 32 pieces, so encoding can't fail.
             if let Ok(record) = format::encode(p, *score, result) {

@@ -113,6 +113,7 @@ pub struct Perturbation {
     pub signs: Vec<i32>,
 }
 
+// ANCHOR: spsa_step
 /// Draws iteration `k`'s perturbation (seeded by `seed` and `k`).
 pub fn perturb(params: &[Param], schedule: &Schedule, seed: u64, k: u64) -> Perturbation {
     let mut rng = Rng::new(rng::derive(seed, k));
@@ -143,6 +144,7 @@ pub fn update(params: &mut [Param], schedule: &Schedule, k: u64, signs: &[i32], 
             .clamp(p.info.min as f64, p.info.max as f64);
     }
 }
+// ANCHOR_END: spsa_step
 
 /// Wins, draws and losses of the first engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

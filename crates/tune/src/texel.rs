@@ -69,6 +69,7 @@ fn unpack(entry: u32) -> (usize, f64) {
     )
 }
 
+// ANCHOR: trace_position
 fn trace_position(pos: &Position, target: f64) -> Traced {
     let t = trace(pos);
     let entries = t
@@ -89,6 +90,7 @@ fn trace_position(pos: &Position, target: f64) -> Traced {
         target: target as f32,
     }
 }
+// ANCHOR_END: trace_position
 
 /// The starting point: the engine's current weights, as `[mg0, eg0, mg1, eg1, ...]`.
 pub fn current_weights() -> Vec<f64> {
@@ -98,11 +100,13 @@ pub fn current_weights() -> Vec<f64> {
         .collect()
 }
 
+// ANCHOR: sigmoid
 /// The loss and the sigmoid.
 #[inline(always)]
 fn sigmoid(k: f64, e: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-k * e / 400.0))
 }
+// ANCHOR_END: sigmoid
 
 impl Dataset {
     pub fn len(&self) -> usize {
@@ -216,6 +220,7 @@ impl Dataset {
         Ok(d)
     }
 
+    // ANCHOR: tuner_eval
     /// Position `i`'s evaluation with `weights` (`[mg0, eg0, ...]`), from White's view.
     #[inline]
     pub fn eval(&self, i: usize, weights: &[f64]) -> f64 {
@@ -227,6 +232,7 @@ impl Dataset {
         }
         mg * self.mg_share[i] as f64 + eg * self.eg_share[i] as f64
     }
+    // ANCHOR_END: tuner_eval
 
     /// Position ranges for the parallel passes: enough to keep every thread busy, few enough
     /// that each chunk's gradient vector is cheap.
@@ -253,6 +259,7 @@ impl Dataset {
         sums.iter().sum::<f64>() / self.len() as f64
     }
 
+    // ANCHOR: gradient
     /// The mean squared error and its gradient with respect to every weight.
     pub fn gradient(&self, weights: &[f64], k: f64) -> (f64, Vec<f64>) {
         let n = self.len().max(1) as f64;
@@ -291,7 +298,9 @@ impl Dataset {
         grad.iter_mut().for_each(|g| *g /= n);
         (loss / n, grad)
     }
+    // ANCHOR_END: gradient
 
+    // ANCHOR: fit_k
     /// The `K` that minimises the error with `weights` (golden-section search on [0.01, 10]).
     pub fn fit_k(&self, weights: &[f64]) -> f64 {
         let evals: Vec<f64> = (0..self.len())
@@ -327,6 +336,7 @@ impl Dataset {
         }
         (a + b) / 2.0
     }
+    // ANCHOR_END: fit_k
 }
 
 /// The tuner's settings.
@@ -434,6 +444,7 @@ pub fn tune(
     let mut since_best = 0;
     let mut epochs = 0;
     let (b1, b2, eps) = (settings.beta1, settings.beta2, 1e-8);
+    // ANCHOR: adam
     for epoch in 1..=settings.epochs {
         let epoch_start = Instant::now();
         let (loss, grad) = data.gradient(&w, k);
@@ -471,6 +482,7 @@ pub fn tune(
             ));
         }
     }
+    // ANCHOR_END: adam
     let last = data.loss(&w, k);
     if last < best_loss {
         best_loss = last;

@@ -6,6 +6,7 @@ use super::features::{FEATURE_COUNT, weight};
 use super::score::S;
 use chess::Color;
 
+// ANCHOR: accumulator
 pub trait Accumulator {
     /// `count` times the feature, for `color`.
     fn add(&mut self, feature: usize, color: Color, count: i32);
@@ -27,7 +28,9 @@ impl Accumulator for Sum {
         }
     }
 }
+// ANCHOR_END: accumulator
 
+// ANCHOR: counts
 /// Counts every feature for each colour.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counts {
@@ -48,6 +51,7 @@ impl Accumulator for Counts {
         self.counts[feature][color.index()] += count;
     }
 }
+// ANCHOR_END: counts
 
 impl Counts {
     /// The weighted sum, White minus Black: what [`Sum`] would have added up.

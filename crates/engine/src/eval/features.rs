@@ -33,6 +33,7 @@ macro_rules! features {
     };
 }
 
+// ANCHOR: features
 features! {
     "material" {
         MATERIAL: 6;
@@ -100,7 +101,9 @@ features! {
         TEMPO: 1;
     }
 }
+// ANCHOR_END: features
 
+// ANCHOR: weights
 // The tuner's output: `WEIGHTS`, one pair per feature.
 include!("tuned.rs");
 
@@ -109,6 +112,7 @@ include!("tuned.rs");
 pub fn weight(feature: usize) -> S {
     WEIGHTS[feature]
 }
+// ANCHOR_END: weights
 
 /// The block a feature index belongs to, and its position in the block.
 pub fn describe(feature: usize) -> (&'static FeatureInfo, usize) {

@@ -55,6 +55,7 @@ pub struct Trace {
     pub scale: i32,
 }
 
+// ANCHOR: trace
 /// The feature counts of a position (for the tuner and the `eval` command).
 pub fn trace(pos: &Position) -> Trace {
     let mut counts = Counts::default();
@@ -67,8 +68,10 @@ pub fn trace(pos: &Position) -> Trace {
         scale,
     }
 }
+// ANCHOR_END: trace
 
 impl Evaluator for HceEvaluator {
+    // ANCHOR: evaluate
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let (pawn_score, passed) = self.pawns.probe(pos);
         let mut sum = Sum { score: pawn_score };
@@ -76,6 +79,7 @@ impl Evaluator for HceEvaluator {
         let scale = scale(pos, sum.score);
         blend(sum.score, phase, scale) * pos.side_to_move().sign()
     }
+    // ANCHOR_END: evaluate
 
     fn trace(&mut self, pos: &Position) -> EvalTrace {
         let t = trace(pos);
@@ -115,6 +119,7 @@ fn evaluate_pieces<A: Accumulator>(pos: &Position, acc: &mut A, passed: [Bitboar
     let mut attacks = [Attacks::default(); 2];
     let mut phase = 0;
 
+    // ANCHOR: attacks
     // Pawns' and kings' attacks first: mobility and king safety need them.
     for color in Color::ALL {
         let a = &mut attacks[color.index()];
@@ -134,6 +139,7 @@ fn evaluate_pieces<A: Accumulator>(pos: &Position, acc: &mut A, passed: [Bitboar
         // Where a piece's moves count: not onto our own pawns or king, not where an enemy pawn takes.
         let mobility_area = !(our_pawns | pos.pieces(PieceType::King, color))
             & !attacks[them.index()].by_type[PieceType::Pawn.index()];
+        // ANCHOR_END: attacks
 
         // ANCHOR: material
         for piece in PieceType::ALL {
@@ -215,6 +221,7 @@ fn evaluate_pieces<A: Accumulator>(pos: &Position, acc: &mut A, passed: [Bitboar
         // ANCHOR_END: pieces
     }
 
+    // ANCHOR: space_tempo
     for color in Color::ALL {
         threats(pos, acc, color, &attacks);
         king_safety(pos, acc, color, &attacks);
@@ -226,6 +233,7 @@ fn evaluate_pieces<A: Accumulator>(pos: &Position, acc: &mut A, passed: [Bitboar
     }
     acc.add(TEMPO, pos.side_to_move(), 1);
     phase.min(MAX_PHASE)
+    // ANCHOR_END: space_tempo
 }
 
 // ANCHOR: threats

@@ -44,6 +44,7 @@ impl EvalTrace {
         self.white_score * self.side_to_move.sign()
     }
 
+    // ANCHOR: sum_of_terms
     /// The sum of the terms, blended: must equal `white_score` (a test checks it).
     pub fn sum_of_terms(&self) -> i32 {
         let total = self
@@ -52,6 +53,7 @@ impl EvalTrace {
             .fold(S::ZERO, |acc, t| acc + t.white - t.black);
         blend(total, self.phase, self.scale)
     }
+    // ANCHOR_END: sum_of_terms
 
     /// A table: each term for White, for Black and the difference, middlegame and endgame.
     pub fn report(&self) -> String {
@@ -89,6 +91,7 @@ impl EvalTrace {
     }
 }
 
+// ANCHOR: evaluator
 /// What the search needs of an evaluation.
 pub trait Evaluator: Send {
     /// The static evaluation from the side to move's view.
@@ -104,6 +107,7 @@ pub trait Evaluator: Send {
     /// `child`, so an incremental evaluation can update its state for ply + 1.
     fn push(&mut self, _parent: &Position, _mv: Option<Move>, _child: &Position, _ply: usize) {}
 }
+// ANCHOR_END: evaluator
 
 #[cfg(test)]
 mod tests {
@@ -111,6 +115,7 @@ mod tests {
     use crate::bench::BENCH_POSITIONS;
     use chess::CastlingMode;
 
+    // ANCHOR: trace_test
     #[test]
     fn trace_adds_up_to_the_score_and_start_is_level() {
         let mut eval = HceEvaluator::default();
@@ -137,6 +142,7 @@ mod tests {
             assert_eq!(trace.score(), eval.evaluate(&pos), "{fen}");
         }
     }
+    // ANCHOR_END: trace_test
 
     #[test]
     fn a_pawn_up_is_better() {

@@ -53,6 +53,7 @@ pub fn pawn_structure<A: Accumulator>(pos: &Position, acc: &mut A) -> [Bitboard;
 }
 // ANCHOR_END: pawn_structure
 
+// ANCHOR: pawn_cache
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,
@@ -92,3 +93,4 @@ impl PawnCache {
         (entry.score, entry.passed)
     }
 }
+// ANCHOR_END: pawn_cache

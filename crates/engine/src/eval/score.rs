@@ -3,6 +3,7 @@
 
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
+// ANCHOR: packed
 /// A (middlegame, endgame) pair: the endgame value in the low 16 bits, the middlegame value in
 /// the high 16 bits, so that `S(a, b) + S(c, d) == S(a + c, b + d)` is one integer addition.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -27,6 +28,7 @@ impl S {
         self.0 as i16 as i32
     }
 }
+// ANCHOR_END: packed
 
 impl Add for S {
     type Output = S;

@@ -9,6 +9,7 @@ use chess::{Bitboard, Color, PieceType, Position, pawn_attacks};
 
 // ANCHOR: pawn_structure
 /// The pawn-structure features of both sides; returns each side's passed pawns.
+#[inline(always)]
 pub fn pawn_structure<A: Accumulator>(pos: &Position, acc: &mut A) -> [Bitboard; 2] {
     let mut passed = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
@@ -78,6 +79,7 @@ impl Default for PawnCache {
 
 impl PawnCache {
     /// The structure's score and passed pawns, from the cache or computed and cached.
+    #[inline(always)]
     pub fn probe(&mut self, pos: &Position) -> (S, [Bitboard; 2]) {
         let key = pos.pawn_key();
         let entry = &mut self.entries[key as usize & (ENTRIES - 1)];

@@ -128,6 +128,10 @@ struct TexelArgs {
     /// Print the error every this many epochs.
     #[arg(long, default_value_t = 10)]
     print_every: usize,
+    /// Held-out data to report the error on before and after tuning (never fitted): a tuning
+    /// that lowers the training error but raises this one has overfitted.
+    #[arg(long, value_name = "FILE")]
+    validate: Vec<PathBuf>,
     /// Use this K instead of fitting it.
     #[arg(long)]
     k: Option<f64>,
@@ -282,11 +286,24 @@ fn texel_cmd(a: TexelArgs) -> Result<(), String> {
             }
         },
     )?;
-    texel::write(
-        &a.out,
-        &outcome.weights,
-        &texel::about(&command, &data, &outcome),
-    )?;
+    let mut about = texel::about(&command, &data, &outcome);
+    if !a.validate.is_empty() {
+        let held_out = texel::Dataset::load(&a.validate, None, a.quiet)?;
+        let tuned: Vec<f64> = outcome
+            .weights
+            .iter()
+            .flat_map(|&(mg, eg)| [mg as f64, eg as f64])
+            .collect();
+        let before = held_out.loss(&texel::current_weights(), outcome.k);
+        let after = held_out.loss(&tuned, outcome.k);
+        let line = format!(
+            " Held-out error ({} positions): {before:.6} -> {after:.6}.",
+            held_out.len()
+        );
+        eprintln!("{}", line.trim());
+        about.push_str(&line);
+    }
+    texel::write(&a.out, &outcome.weights, &about)?;
     eprintln!("weights written to {}", a.out.display());
     Ok(())
 }

@@ -16,7 +16,6 @@ pub mod pgn;
 pub mod progress;
 pub mod report;
 pub mod results;
-pub mod rng;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;

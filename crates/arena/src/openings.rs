@@ -2,7 +2,7 @@
 //! order fixed by the seed.
 
 use crate::pgn;
-use crate::rng::Rng;
+use chess::rng::Rng;
 use chess::{CastlingMode, Epd, Position, STARTPOS};
 use std::path::PathBuf;
 

@@ -19,6 +19,7 @@ mod notation;
 mod perft;
 mod piece;
 mod position;
+pub mod rng;
 mod san;
 mod square;
 mod zobrist;

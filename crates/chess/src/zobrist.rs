@@ -1,6 +1,7 @@
 //! Zobrist keys: one random number per feature of a position, XORed together into its hash.
 
 use crate::piece::{Color, Piece};
+use crate::rng::splitmix;
 use crate::square::{File, Square};
 
 // ANCHOR: zobrist
@@ -12,15 +13,6 @@ pub(crate) struct Keys {
     pub(crate) en_passant: [u64; 8],
     /// Added to the pawn key so that a position without pawns doesn't hash to zero.
     pub(crate) no_pawns: u64,
-}
-
-/// SplitMix64: each call gives the next of a fixed sequence of well-mixed numbers.
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 const fn keys() -> Keys {

@@ -27,7 +27,7 @@
 //! same `--seed` does not replay the same openings, while a fresh file and a seed reproduce them.
 
 use crate::format::{self, GameResult, RECORD_SIZE};
-use crate::rng::{self, Rng};
+use chess::rng::{self, Rng};
 use chess::{CastlingMode, Epd, Position, repetitions};
 use engine::score::is_mate;
 use engine::{HceEvaluator, Limits, Search, SearchOptions, Signals, TranspositionTable};

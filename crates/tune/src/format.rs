@@ -320,7 +320,7 @@ mod tests {
 
     #[test]
     fn random_games_round_trip() {
-        let mut rng = crate::rng::Rng::new(11);
+        let mut rng = chess::rng::Rng::new(11);
         for _ in 0..200 {
             let mut pos = Position::startpos();
             for _ in 0..120 {

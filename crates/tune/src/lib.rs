@@ -17,6 +17,5 @@
 
 pub mod datagen;
 pub mod format;
-pub mod rng;
 pub mod spsa;
 pub mod texel;

@@ -27,7 +27,7 @@
 //! which an interrupted run resumes: the same command again continues after the last logged
 //! iteration. The final values are printed as `name = value` lines.
 
-use crate::rng::{self, Rng};
+use chess::rng::{self, Rng};
 use engine::params::{PARAMS, ParamInfo};
 use std::fs::OpenOptions;
 use std::io::Write;

@@ -1,13 +1,13 @@
 //! The tuning pipeline end to end, small: self-play data, its format, the tuner's evaluation
 //! against the engine's, the tuner's descent, and the file it writes.
 
+use chess::rng::Rng;
 use chess::{CastlingMode, Position};
 use engine::bench::BENCH_POSITIONS;
 use engine::eval::features::{FEATURE_COUNT, FEATURES, WEIGHTS};
 use engine::eval::{blend, trace};
 use std::path::PathBuf;
 use tune::format::{self, GameResult, RECORD_SIZE};
-use tune::rng::Rng;
 use tune::{datagen, texel};
 
 fn root() -> PathBuf {

@@ -7,7 +7,7 @@
 //!        [--use-time] [--crash-at N] [--illegal-at N] [--none-at N] [--hang-at N]
 //!        [--overstep-at N] [--no-readyok] [--garbage]
 
-use arena::rng::Rng;
+use chess::rng::Rng;
 use chess::{CastlingMode, Move, PieceType, Position};
 use std::io::{BufRead, Write};
 use std::time::Duration;

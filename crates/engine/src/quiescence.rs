@@ -4,7 +4,7 @@
 use crate::movepick::{MovePicker, OrderingContext, captured};
 use crate::notes::Note;
 use crate::pv::Pv;
-use crate::score::{DRAW, INFINITE, MAX_PLY, mated_in};
+use crate::score::{INFINITE, mated_in};
 use crate::search::{Search, result_bound, tt_cutoff_score};
 use crate::see::{SEE_VALUES, see_ge};
 use crate::tt::TtEntry;
@@ -28,18 +28,8 @@ impl Search {
             return self.evaluate(pos);
         }
         let pv_node = beta - alpha > 1;
-        self.nodes += 1;
-        self.note(Note::QNodes);
-        if self.should_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-        if self.is_draw(pos) {
-            self.note(Note::Draw);
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+        if let Some(score) = self.start_node(pos, ply, Note::QNodes) {
+            return score;
         }
         // ANCHOR_END: qs_start
 

@@ -219,6 +219,31 @@ impl Search {
         }
     }
 
+    // ANCHOR: start_node
+    /// What every node does first: count itself, poll the clock, and end at once on a draw by
+    /// rule or at the deepest ply. `Some(score)` ends the node.
+    #[inline]
+    pub(crate) fn start_node(&mut self, pos: &Position, ply: usize, kind: Note) -> Option<i32> {
+        self.nodes += 1;
+        self.note(kind);
+        if self.should_stop() {
+            return Some(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        // ANCHOR: draws
+        // Draws by rule.
+        if self.is_draw(pos) {
+            self.note(Note::Draw);
+            return Some(DRAW);
+        }
+        // ANCHOR_END: draws
+        if ply >= MAX_PLY - 1 {
+            return Some(self.evaluate(pos));
+        }
+        None
+    }
+    // ANCHOR_END: start_node
+
     // ANCHOR: is_draw
     /// Repetition, the fifty-move rule or insufficient material. Any earlier occurrence of the
     /// position since the last capture or pawn move counts: if repeating was good once, it will be
@@ -402,22 +427,8 @@ impl Search {
             return self.quiescence(pos, ply, alpha, beta, pv);
         }
         let pv_node = beta - alpha > 1;
-        self.nodes += 1;
-        self.note(Note::Nodes);
-        if self.should_stop() {
-            return 0;
-        }
-        self.seldepth = self.seldepth.max(ply);
-
-        // ANCHOR: draws
-        // Draws by rule.
-        if self.is_draw(pos) {
-            self.note(Note::Draw);
-            return DRAW;
-        }
-        // ANCHOR_END: draws
-        if ply >= MAX_PLY - 1 {
-            return self.evaluate(pos);
+        if let Some(score) = self.start_node(pos, ply, Note::Nodes) {
+            return score;
         }
 
         // ANCHOR: mate_distance

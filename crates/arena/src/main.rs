@@ -6,6 +6,7 @@ use arena::tournament::{self, StopReason};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 fn main() -> ExitCode {
     let cli = Cli::try_parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
@@ -21,11 +22,19 @@ fn main() -> ExitCode {
     {
         let (stop, interrupted) = (stop.clone(), interrupted.clone());
         // The first Ctrl-C ends the games in progress and prints the summary; a second one, for
-        // when that is not quick enough, leaves at once.
+        // when that is not quick enough, leaves at once. A second signal within a second of the
+        // first is the same interrupt delivered twice (`timeout -s INT` signals the child and then
+        // its whole process group), not a second request.
+        let first = std::sync::OnceLock::new();
         let handler = ctrlc::set_handler(move || {
             if interrupted.swap(true, Ordering::Relaxed) {
-                std::process::exit(130);
+                let since = first.get().map_or(Duration::MAX, Instant::elapsed);
+                if since >= Duration::from_secs(1) {
+                    std::process::exit(130);
+                }
+                return;
             }
+            let _ = first.set(Instant::now());
             stop.store(true, Ordering::Relaxed);
             eprintln!("\narena: stopping (Ctrl-C again to leave at once)");
         });

@@ -139,6 +139,10 @@ struct TexelArgs {
     /// MATERIAL,TEMPO).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     freeze: Vec<String>,
+    /// Ridge penalty: adds L2 · Σ (weight − starting weight)² to the error, so that weights few
+    /// positions inform stay near their start (0: none; choose it by the held-out error).
+    #[arg(long, default_value_t = 0.0, value_name = "L2")]
+    l2: f64,
     /// Threads [default: the number of cores].
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
@@ -263,9 +267,13 @@ fn texel_cmd(a: TexelArgs) -> Result<(), String> {
         print_every: a.print_every,
         k: a.k,
         freeze: a.freeze,
+        l2: a.l2,
         ..texel::Settings::default()
     };
     texel::trainable(&settings.freeze)?;
+    if !(settings.l2 >= 0.0 && settings.l2.is_finite()) {
+        return Err(format!("--l2 must be 0 or more, not {}", settings.l2));
+    }
     let started = std::time::Instant::now();
     let data = texel::Dataset::load(&a.data, a.limit, a.quiet)?;
     eprintln!(

@@ -355,6 +355,9 @@ pub struct Settings {
     pub k: Option<f64>,
     /// Blocks of the table (names from `FEATURES`) whose weights stay as they are.
     pub freeze: Vec<String>,
+    /// Ridge penalty `l2 · Σ (w − w_start)²` added to the error: a weight that few positions
+    /// inform stays near its starting value (0: none).
+    pub l2: f64,
 }
 
 impl Default for Settings {
@@ -368,6 +371,7 @@ impl Default for Settings {
             print_every: 10,
             k: None,
             freeze: Vec::new(),
+            l2: 0.0,
         }
     }
 }
@@ -438,24 +442,42 @@ pub fn tune(
     let mut w = start.to_vec();
     let mut m = vec![0.0; w.len()];
     let mut v = vec![0.0; w.len()];
+    // ANCHOR: ridge
+    // The ridge penalty pulls each weight back towards where it started. A weight that many
+    // positions inform moves anyway, since their gradient outweighs the pull; one that only a
+    // handful of positions touch (a queen with 27 safe squares) stays close to its start instead
+    // of fitting those few games' results.
+    let penalty = |w: &[f64]| -> f64 {
+        (0..w.len())
+            .filter(|&i| mask[i])
+            .map(|i| (w[i] - start[i]).powi(2))
+            .sum::<f64>()
+            * settings.l2
+    };
+    // ANCHOR_END: ridge
     let initial_loss = data.loss(&w, k);
     log(&format!("epoch 0: error {initial_loss:.8}"));
-    let (mut best_loss, mut best_w) = (initial_loss, w.clone());
+    // The best weights are those with the least error plus penalty (the objective).
+    let (mut best_objective, mut best_loss, mut best_w) = (initial_loss, initial_loss, w.clone());
     let mut since_best = 0;
     let mut epochs = 0;
     let (b1, b2, eps) = (settings.beta1, settings.beta2, 1e-8);
     // ANCHOR: adam
     for epoch in 1..=settings.epochs {
         let epoch_start = Instant::now();
-        let (loss, grad) = data.gradient(&w, k);
+        let (loss, mut grad) = data.gradient(&w, k);
+        for i in 0..w.len() {
+            grad[i] += 2.0 * settings.l2 * (w[i] - start[i]);
+        }
         // `loss` is the error of `w` before this step.
-        if loss < best_loss - 1e-10 {
+        let objective = loss + penalty(&w);
+        if objective < best_objective - 1e-10 {
             since_best = 0;
         } else {
             since_best += 1;
         }
-        if loss < best_loss {
-            best_loss = loss;
+        if objective < best_objective {
+            (best_objective, best_loss) = (objective, loss);
             best_w.clone_from(&w);
         }
         if settings.patience > 0 && since_best >= settings.patience {
@@ -484,7 +506,7 @@ pub fn tune(
     }
     // ANCHOR_END: adam
     let last = data.loss(&w, k);
-    if last < best_loss {
+    if last + penalty(&w) < best_objective {
         best_loss = last;
         best_w = w;
     }

@@ -257,6 +257,19 @@ fn tuning_lowers_the_error_and_finds_a_planted_weight() {
     for (f, w) in WEIGHTS.iter().enumerate().take(6 + 384) {
         assert_eq!(outcome.weights[f], (w.mg(), w.eg()), "feature {f}");
     }
+
+    // A strong ridge penalty holds the knight near its start, which the planted change alone
+    // would have moved by more than 20.
+    let ridge = texel::Settings {
+        l2: 1e-3,
+        ..settings
+    };
+    let outcome = texel::tune(&data, &start, &ridge, &mut |_| {}).unwrap();
+    let knight = outcome.weights[MATERIAL + 1];
+    assert!(
+        (knight.0 - WEIGHTS[MATERIAL + 1].mg()).abs() <= 3,
+        "the ridge should hold the knight's weight: {knight:?}"
+    );
 }
 
 #[test]

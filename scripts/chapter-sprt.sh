@@ -9,13 +9,13 @@
 #                     that is off by default)
 # Environment: TC (default 8+0.08), ELO0 (0), ELO1 (10), ROUNDS (most game pairs, 300),
 #   CONCURRENCY (the number of cores), OPENINGS (data/openings/balanced.epd), ENGINE (a cb2026
-#   binary to test instead of building the working tree's).
+#   binary to test instead of building the working tree's), ARENA (an arena binary: with ENGINE
+#   too, nothing is built, for a machine without Rust that was sent the binaries).
 # Writes target/sprt/NAME.pgn and target/sprt/NAME.txt (the summary) and prints the summary.
 
 set -euo pipefail
-root=$(git rev-parse --show-toplevel)
-cd "$root"
-[[ $# -ge 2 ]] || { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+cd "$(dirname "$0")/.."
+[[ $# -ge 2 ]] || { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 name=$1; shift
 off=() new=()
 while (($#)); do
@@ -26,7 +26,10 @@ while (($#)); do
     esac
 done
 
-cargo build --release -p uci -p arena --quiet
+if [[ -z ${ARENA:-} || -z ${ENGINE:-} ]]; then
+    cargo build --release -p uci -p arena --quiet
+fi
+arena=${ARENA:-target/release/arena}
 mkdir -p target/sprt
 source_binary=${ENGINE:-target/release/cb2026}
 bench=$("$source_binary" bench | tail -n 1 | cut -d' ' -f1)
@@ -34,7 +37,7 @@ engine=target/sprt/cb2026-$bench
 [[ "$source_binary" -ef "$engine" ]] || cp "$source_binary" "$engine"
 echo "== $name: cb2026 (bench $bench) against itself with ${off[*]:-defaults} ${new[*]:+(on: ${new[*]})}"
 
-target/release/arena \
+"$arena" \
     --engine cmd="$engine" name=on "${new[@]}" \
     --engine cmd="$engine" name=off "${off[@]}" \
     --each option.Hash=16 option.Threads=1 \

@@ -415,7 +415,8 @@ fn passed_pawns<A: Accumulator>(
 
 // ANCHOR: scale
 /// How much of the endgame score to keep (out of 128) when the material is drawish: opposite-
-/// coloured bishops, or a side ahead by no more than a minor piece with no pawns left.
+/// coloured bishops, a side ahead by no more than a minor piece with no pawns left, or a side
+/// with nothing but one or two knights.
 #[inline(always)]
 fn scale(pos: &Position, score: S) -> i32 {
     let strong = if score.eg() >= 0 {
@@ -429,8 +430,14 @@ fn scale(pos: &Position, score: S) -> i32 {
             + 5 * pos.pieces(PieceType::Rook, c).popcount() as i32
             + 9 * pos.pieces(PieceType::Queen, c).popcount() as i32
     };
-    if pos.pieces(PieceType::Pawn, strong).is_empty() && material(strong) - material(weak) <= 3 {
-        return SCALE_NORMAL / 8;
+    if pos.pieces(PieceType::Pawn, strong).is_empty() {
+        // Two knights can't force mate, so knights alone are not enough either.
+        let knights_only = material(strong)
+            == 3 * pos.pieces(PieceType::Knight, strong).popcount() as i32
+            && material(strong) <= 6;
+        if knights_only || material(strong) - material(weak) <= 3 {
+            return SCALE_NORMAL / 8;
+        }
     }
     let light = Bitboard(0x55aa_55aa_55aa_55aa);
     let bishops = |c: Color| pos.pieces(PieceType::Bishop, c);
@@ -447,3 +454,38 @@ fn scale(pos: &Position, score: S) -> i32 {
     SCALE_NORMAL
 }
 // ANCHOR_END: scale
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scale_of(fen: &str) -> i32 {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut eval = HceEvaluator::default();
+        eval.trace(&pos).scale
+    }
+
+    #[test]
+    fn drawish_material_is_scaled_down() {
+        // Two knights, a lone knight, a bishop: no mate can be forced.
+        assert_eq!(scale_of("8/8/4k3/8/8/8/8/1N2K1N1 w - - 0 1"), SCALE_NORMAL / 8);
+        assert_eq!(scale_of("8/8/4k3/8/8/8/8/1n2K1n1 b - - 0 1"), SCALE_NORMAL / 8);
+        assert_eq!(scale_of("8/8/4k3/8/8/8/8/4K1N1 w - - 0 1"), SCALE_NORMAL / 8);
+        assert_eq!(scale_of("8/8/4k3/8/8/8/8/4KB2 w - - 0 1"), SCALE_NORMAL / 8);
+        // A rook against a minor piece.
+        assert_eq!(scale_of("8/8/4k3/3b4/8/8/8/R3K3 w - - 0 1"), SCALE_NORMAL / 8);
+        // Opposite-coloured bishops, a pawn up.
+        assert_eq!(scale_of("8/5k2/8/1P1b4/8/2B5/8/4K3 w - - 0 1"), SCALE_NORMAL / 2);
+    }
+
+    #[test]
+    fn winning_material_is_not_scaled() {
+        // Bishop and knight, two bishops, a rook: mate can be forced.
+        assert_eq!(scale_of("8/8/4k3/8/8/8/8/2B1K1N1 w - - 0 1"), SCALE_NORMAL);
+        assert_eq!(scale_of("8/8/4k3/8/8/8/8/2B1KB2 w - - 0 1"), SCALE_NORMAL);
+        assert_eq!(scale_of("8/8/4k3/8/8/8/8/R3K3 w - - 0 1"), SCALE_NORMAL);
+        // Three knights can mate; a pawn keeps winning chances.
+        assert_eq!(scale_of("8/8/4k3/8/8/8/8/1N1NK1N1 w - - 0 1"), SCALE_NORMAL);
+        assert_eq!(scale_of("8/8/4k3/8/8/8/4P3/1N2K1N1 w - - 0 1"), SCALE_NORMAL);
+    }
+}

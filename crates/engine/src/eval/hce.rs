@@ -468,14 +468,29 @@ mod tests {
     #[test]
     fn drawish_material_is_scaled_down() {
         // Two knights, a lone knight, a bishop: no mate can be forced.
-        assert_eq!(scale_of("8/8/4k3/8/8/8/8/1N2K1N1 w - - 0 1"), SCALE_NORMAL / 8);
-        assert_eq!(scale_of("8/8/4k3/8/8/8/8/1n2K1n1 b - - 0 1"), SCALE_NORMAL / 8);
-        assert_eq!(scale_of("8/8/4k3/8/8/8/8/4K1N1 w - - 0 1"), SCALE_NORMAL / 8);
+        assert_eq!(
+            scale_of("8/8/4k3/8/8/8/8/1N2K1N1 w - - 0 1"),
+            SCALE_NORMAL / 8
+        );
+        assert_eq!(
+            scale_of("8/8/4k3/8/8/8/8/1n2K1n1 b - - 0 1"),
+            SCALE_NORMAL / 8
+        );
+        assert_eq!(
+            scale_of("8/8/4k3/8/8/8/8/4K1N1 w - - 0 1"),
+            SCALE_NORMAL / 8
+        );
         assert_eq!(scale_of("8/8/4k3/8/8/8/8/4KB2 w - - 0 1"), SCALE_NORMAL / 8);
         // A rook against a minor piece.
-        assert_eq!(scale_of("8/8/4k3/3b4/8/8/8/R3K3 w - - 0 1"), SCALE_NORMAL / 8);
+        assert_eq!(
+            scale_of("8/8/4k3/3b4/8/8/8/R3K3 w - - 0 1"),
+            SCALE_NORMAL / 8
+        );
         // Opposite-coloured bishops, a pawn up.
-        assert_eq!(scale_of("8/5k2/8/1P1b4/8/2B5/8/4K3 w - - 0 1"), SCALE_NORMAL / 2);
+        assert_eq!(
+            scale_of("8/5k2/8/1P1b4/8/2B5/8/4K3 w - - 0 1"),
+            SCALE_NORMAL / 2
+        );
     }
 
     #[test]
@@ -486,6 +501,9 @@ mod tests {
         assert_eq!(scale_of("8/8/4k3/8/8/8/8/R3K3 w - - 0 1"), SCALE_NORMAL);
         // Three knights can mate; a pawn keeps winning chances.
         assert_eq!(scale_of("8/8/4k3/8/8/8/8/1N1NK1N1 w - - 0 1"), SCALE_NORMAL);
-        assert_eq!(scale_of("8/8/4k3/8/8/8/4P3/1N2K1N1 w - - 0 1"), SCALE_NORMAL);
+        assert_eq!(
+            scale_of("8/8/4k3/8/8/8/4P3/1N2K1N1 w - - 0 1"),
+            SCALE_NORMAL
+        );
     }
 }

@@ -10,12 +10,15 @@
 # Environment: TC (default 8+0.08), ELO0 (0), ELO1 (10), ROUNDS (most game pairs, 300),
 #   CONCURRENCY (the number of cores), OPENINGS (data/openings/balanced.epd), ENGINE (a cb2026
 #   binary to test instead of building the working tree's), ARENA (an arena binary: with ENGINE
-#   too, nothing is built, for a machine without Rust that was sent the binaries).
+#   too, nothing is built, for a machine without Rust that was sent the binaries), SEED (the
+#   opening order; default from the clock, printed in the summary), RESUME=1 (continue the match
+#   in target/sprt/NAME.pgn: give the SEED and ENGINE of the run that wrote it; arena checks
+#   every game against the schedule).
 # Writes target/sprt/NAME.pgn and target/sprt/NAME.txt (the summary) and prints the summary.
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ $# -ge 2 ]] || { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 name=$1; shift
 off=() new=()
 while (($#)); do
@@ -36,6 +39,15 @@ bench=$("$source_binary" bench | tail -n 1 | cut -d' ' -f1)
 engine=target/sprt/cb2026-$bench
 [[ "$source_binary" -ef "$engine" ]] || cp "$source_binary" "$engine"
 echo "== $name: cb2026 (bench $bench) against itself with ${off[*]:-defaults} ${new[*]:+(on: ${new[*]})}"
+more=()
+[[ -n ${SEED:-} ]] && more+=(--seed "$SEED")
+if [[ ${RESUME:-0} == 1 ]]; then
+    [[ -n ${SEED:-} ]] || { echo "chapter-sprt.sh: RESUME=1 needs the SEED of the run to resume" >&2; exit 2; }
+    more+=(--resume)
+elif [[ -e target/sprt/$name.pgn ]]; then
+    echo "chapter-sprt.sh: target/sprt/$name.pgn exists: RESUME=1 to continue that match, or remove it" >&2
+    exit 2
+fi
 
 "$arena" \
     --engine cmd="$engine" name=on "${new[@]}" \
@@ -46,4 +58,4 @@ echo "== $name: cb2026 (bench $bench) against itself with ${off[*]:-defaults} ${
     --rounds "${ROUNDS:-300}" \
     --concurrency "${CONCURRENCY:-$(nproc)}" \
     --openings file="${OPENINGS:-data/openings/balanced.epd}" \
-    --pgn "target/sprt/$name.pgn" --quiet | tee "target/sprt/$name.txt"
+    --pgn "target/sprt/$name.pgn" --quiet "${more[@]}" | tee "target/sprt/$name.txt"

@@ -12,6 +12,10 @@
 #   --openings FILE    EPD book (default: ../shared/data/openings/balanced.epd if present, else
 #                      data/openings/balanced.epd)
 #   --rounds N         stop after N game pairs even without a decision
+#   --name NAME        call the files target/sprt/NAME.{pgn,txt,bench} (default: the time)
+#   --seed N           the opening order (default: from the clock, printed in the summary)
+#   --resume           continue the test in target/sprt/NAME.pgn (needs --name and the --seed
+#                      it was started with); refused if either build's bench has changed
 #
 # The base is built in a git worktree at target/sprt-base (its own target dir, so later runs
 # rebuild only what changed); the two binaries are copied to target/sprt/ so that building
@@ -28,8 +32,8 @@ base=HEAD tc=8+0.08 elo0=0 elo1=5 alpha=0.05 beta=0.05
 concurrency=$(nproc 2>/dev/null || echo 1)
 openings=data/openings/balanced.epd
 [[ -f ../shared/data/openings/balanced.epd ]] && openings=../shared/data/openings/balanced.epd
-rounds=()
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+rounds=() seed=() name="" resume=0
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while (($#)); do
     case $1 in
         --base) base=$2; shift 2 ;;
@@ -41,11 +45,19 @@ while (($#)); do
         --concurrency) concurrency=$2; shift 2 ;;
         --openings) openings=$2; shift 2 ;;
         --rounds) rounds=(--rounds "$2"); shift 2 ;;
+        --name) name=$2; shift 2 ;;
+        --seed) seed=(--seed "$2"); shift 2 ;;
+        --resume) resume=1; shift ;;
         --) shift; break ;;
         -h | --help) usage ;;
         *) echo "sprt.sh: unknown option $1" >&2; usage ;;
     esac
 done
+
+if ((resume)) && [[ -z $name || ${#seed[@]} -eq 0 ]]; then
+    echo "sprt.sh: --resume needs the --name and --seed of the test to continue" >&2
+    exit 2
+fi
 
 rev=$(git rev-parse --verify --quiet "$base^{commit}") || { echo "sprt.sh: no revision '$base'" >&2; exit 2; }
 short=$(git rev-parse --short "$rev")
@@ -88,14 +100,29 @@ bench_new=$(<target/sprt/bench-new.txt)
 dirty=""
 [[ -n $(git status --porcelain --untracked-files=no) ]] && dirty=" + uncommitted changes"
 
-stamp=$(date +%Y%m%d-%H%M%S)
+stamp=${name:-$(date +%Y%m%d-%H%M%S)}
+# The node counts only: the speed differs from run to run.
+builds="base ${bench_base%% *} nodes, new ${bench_new%% *} nodes"
+resuming=()
+if ((resume)); then
+    if [[ -f target/sprt/$stamp.bench && $(<"target/sprt/$stamp.bench") != "$builds" ]]; then
+        echo "sprt.sh: the builds have changed since the test began ($(<"target/sprt/$stamp.bench");" >&2
+        echo "now $builds): resuming would mix two tests" >&2
+        exit 2
+    fi
+    resuming=(--resume)
+elif [[ -e target/sprt/$stamp.pgn ]]; then
+    echo "sprt.sh: target/sprt/$stamp.pgn exists: --resume to continue that test, or remove it" >&2
+    exit 2
+fi
+echo "$builds" >"target/sprt/$stamp.bench"
 echo "== SPRT new vs base-$short at $tc (games: target/sprt/$stamp.pgn)"
 set +e
 target/release/arena \
     --engine cmd=target/sprt/cb2026-new name=new \
     --engine cmd=target/sprt/cb2026-base name="base-$short" \
     --each option.Hash=16 option.Threads=1 \
-    --tc "$tc" --concurrency "$concurrency" "${rounds[@]}" \
+    --tc "$tc" --concurrency "$concurrency" "${rounds[@]}" "${seed[@]}" "${resuming[@]}" \
     --openings file="$openings" \
     --sprt elo0="$elo0" elo1="$elo1" alpha="$alpha" beta="$beta" \
     --event "SPRT new vs base-$short" --pgn "target/sprt/$stamp.pgn" "$@" |

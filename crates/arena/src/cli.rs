@@ -83,6 +83,12 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub pgn: Option<PathBuf>,
 
+    /// Continue the match whose games are in --pgn: its finished games count, and only the rest
+    /// of the schedule is played. Give the same engines, --tc, --openings and --seed as the run
+    /// that wrote it (checked game by game); a missing file starts the match.
+    #[arg(long, requires = "pgn")]
+    pub resume: bool,
+
     /// Stop when the SPRT decides: elo0=E elo1=E [alpha=0.05] [beta=0.05]
     /// [model=normalized|logistic]. Two engines only.
     #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
@@ -409,6 +415,7 @@ impl Cli {
             openings: openings_config(&self.openings)?,
             seed,
             pgn: self.pgn,
+            resume: self.resume,
             sprt,
             adjudication: Adjudication {
                 resign: resign_rule(self.resign.as_deref())?,

@@ -142,6 +142,51 @@ impl Termination {
             Termination::Interrupted => "Game interrupted".to_string(),
         }
     }
+
+    /// Reads back what [`pgn_tag`](Self::pgn_tag) and [`describe`](Self::describe) wrote: the
+    /// `Termination` tag and the final comment (whitespace collapsed). `None` for text arena does
+    /// not write. A fault's kind is told by its tag and the start of its detail.
+    pub fn from_pgn(tag: &str, comment: &str) -> Option<Termination> {
+        let side = |word: &str| match word {
+            "White" => Some(Color::White),
+            "Black" => Some(Color::Black),
+            _ => None,
+        };
+        let (first, rest) = comment.split_once(' ').unwrap_or((comment, ""));
+        let ending = match (tag, comment) {
+            ("normal", "White mates" | "Black mates") => Termination::Checkmate,
+            ("normal", "Draw by stalemate") => Termination::Stalemate,
+            ("normal", "Draw by 3-fold repetition") => Termination::Repetition,
+            ("normal", "Draw by fifty moves rule") => Termination::FiftyMoves,
+            ("normal", "Draw by insufficient mating material") => Termination::InsufficientMaterial,
+            ("adjudication", "Draw by adjudication") => Termination::AdjudicatedDraw,
+            ("adjudication", "Draw by maximum game length") => Termination::MaxMoves,
+            ("adjudication", _) if rest == "resigns (adjudication)" => {
+                Termination::Resign(side(first)?)
+            }
+            ("time forfeit", _) if rest.starts_with("loses on time") => {
+                Termination::TimeForfeit(side(first)?)
+            }
+            ("rules infraction" | "abandoned", _) => {
+                let kind = if tag == "rules infraction" {
+                    FaultKind::IllegalMove
+                } else if rest.starts_with("hangs") {
+                    FaultKind::Hang
+                } else if rest.starts_with("fails to start") {
+                    FaultKind::Startup
+                } else {
+                    FaultKind::Crash
+                };
+                Termination::Fault {
+                    side: side(first)?,
+                    kind,
+                    detail: rest.to_string(),
+                }
+            }
+            _ => return None,
+        };
+        Some(ending)
+    }
 }
 
 /// A move an engine played, with what arena saw of it.
@@ -243,7 +288,11 @@ impl GameRecord {
                 FaultKind::Crash,
                 "disconnects (the engine exited or closed its pipes)".to_string(),
             ),
-            EngineError::Spawn(message) => self.lost_by_fault(side, FaultKind::Startup, message),
+            EngineError::Spawn(message) => self.lost_by_fault(
+                side,
+                FaultKind::Startup,
+                format!("fails to start: {message}"),
+            ),
             EngineError::Timeout => self.lost_by_fault(side, on_timeout.0, on_timeout.1),
         }
     }
@@ -457,6 +506,75 @@ mod tests {
 
     fn verdict(fen: &str) -> Option<(GameResult, Termination)> {
         end_by_rules(&Position::from_fen(fen).unwrap(), &[])
+    }
+
+    #[test]
+    fn terminations_read_back_from_pgn() {
+        let fault = |side, kind, detail: &str| Termination::Fault {
+            side,
+            kind,
+            detail: detail.to_string(),
+        };
+        let cases = [
+            (Termination::Checkmate, GameResult::BlackWins),
+            (Termination::Stalemate, GameResult::Draw),
+            (Termination::Repetition, GameResult::Draw),
+            (Termination::FiftyMoves, GameResult::Draw),
+            (Termination::InsufficientMaterial, GameResult::Draw),
+            (Termination::Resign(Color::White), GameResult::BlackWins),
+            (Termination::AdjudicatedDraw, GameResult::Draw),
+            (Termination::MaxMoves, GameResult::Draw),
+            (
+                Termination::TimeForfeit(Color::Black),
+                GameResult::WhiteWins,
+            ),
+            (Termination::TimeForfeit(Color::White), GameResult::Draw),
+            (
+                fault(
+                    Color::White,
+                    FaultKind::IllegalMove,
+                    "makes an illegal move: e2e5",
+                ),
+                GameResult::BlackWins,
+            ),
+            (
+                fault(
+                    Color::Black,
+                    FaultKind::Hang,
+                    "hangs: no bestmove within 60s",
+                ),
+                GameResult::WhiteWins,
+            ),
+            (
+                fault(Color::Black, FaultKind::Startup, "fails to start: no uciok"),
+                GameResult::WhiteWins,
+            ),
+            (
+                fault(
+                    Color::White,
+                    FaultKind::Crash,
+                    "disconnects (the engine exited)",
+                ),
+                GameResult::BlackWins,
+            ),
+        ];
+        for (termination, result) in cases {
+            let comment = termination.describe(result);
+            assert_eq!(
+                Termination::from_pgn(termination.pgn_tag(), &comment),
+                Some(termination.clone()),
+                "{comment}"
+            );
+        }
+        assert_eq!(Termination::from_pgn("normal", "Game interrupted"), None);
+        assert_eq!(
+            Termination::from_pgn("adjudication", "Red resigns (adjudication)"),
+            None
+        );
+        assert_eq!(
+            Termination::from_pgn("normal", "White resigns (adjudication)"),
+            None
+        );
     }
 
     #[test]

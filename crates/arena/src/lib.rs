@@ -16,6 +16,7 @@ pub mod pgn;
 pub mod progress;
 pub mod report;
 pub mod results;
+pub mod resume;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;

@@ -80,16 +80,21 @@ impl Wrapper {
     }
 }
 
+/// The `TimeControl` tag: one time control, or White's and Black's when they differ.
+pub fn time_control_tag(record: &GameRecord) -> String {
+    let [white_tc, black_tc] = record.time_controls;
+    if white_tc == black_tc {
+        white_tc.to_string()
+    } else {
+        format!("{white_tc}:{black_tc}")
+    }
+}
+
 // ANCHOR: write
 /// The game as PGN text, ending with a blank line.
 pub fn write_game(record: &GameRecord, event: &str) -> String {
     let mut out = String::with_capacity(2048);
-    let [white_tc, black_tc] = record.time_controls;
-    let time_control = if white_tc == black_tc {
-        white_tc.to_string()
-    } else {
-        format!("{white_tc}:{black_tc}")
-    };
+    let time_control = time_control_tag(record);
     let plies = record.book.len() + record.moves.len();
     let mut tags = vec![
         ("Event", event.to_string()),
@@ -159,6 +164,9 @@ pub struct PgnGame {
     pub moves: Vec<String>,
     /// The game termination marker: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: Option<String>,
+    /// The last comment of the movetext, whitespace collapsed: in arena's games, the sentence
+    /// that says how the game ended (`resume` reads it back).
+    pub last_comment: Option<String>,
 }
 
 impl PgnGame {
@@ -224,7 +232,15 @@ pub fn parse(text: &str) -> Vec<PgnGame> {
         let taken = match c {
             '%' if line_start => to_line_end,
             ';' => to_line_end,
-            '{' => rest.find('}').map_or(rest.len(), |end| end + 1),
+            '{' => {
+                let len = rest.find('}').map_or(rest.len(), |end| end + 1);
+                let inside = rest[1..len].trim_end_matches('}');
+                if variation_depth == 0 {
+                    let words: Vec<&str> = inside.split_whitespace().collect();
+                    game.last_comment = Some(words.join(" "));
+                }
+                len
+            }
             '[' if variation_depth == 0 => {
                 // Tags after movetext begin the next game.
                 if !game.moves.is_empty() || game.result.is_some() {
@@ -354,6 +370,10 @@ mod tests {
         assert_eq!(games[0].tag("White"), Some("new \"x\""));
         assert_eq!(games[0].moves, ["e5", "Nf3", "Nc6", "Bb5"]);
         assert_eq!(games[0].result.as_deref(), Some("0-1"));
+        assert_eq!(
+            games[0].last_comment.as_deref(),
+            Some("White loses on time")
+        );
     }
 
     #[test]
@@ -365,6 +385,10 @@ mod tests {
         assert_eq!(games.len(), 3);
         assert_eq!(games[0].tag("Event"), Some("a ] b"));
         assert_eq!(games[0].moves, ["e4", "e5", "Nf3", "Nc6", "O-O", "0-0"]);
+        assert_eq!(
+            games[0].last_comment.as_deref(),
+            Some("a comment over two lines")
+        );
         assert_eq!(games[1].moves, ["d4"]);
         assert_eq!(games[2].moves, ["c4"]);
         assert_eq!(games[2].result, None);

@@ -180,6 +180,13 @@ pub fn summary(config: &MatchConfig, outcome: &Outcome) -> String {
         if names.len() > 2 { "total" } else { "results" },
         names[0]
     );
+    if outcome.resumed > 0 {
+        let _ = writeln!(
+            out,
+            "Resumed: {} of these games were read back from the PGN; the time is this run's",
+            outcome.resumed
+        );
+    }
     let _ = writeln!(
         out,
         "Pentanomial [LL, LD, DD+WL, WD, WW]: {:?}",

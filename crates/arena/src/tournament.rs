@@ -13,9 +13,11 @@ use crate::pgn;
 use crate::progress::Progress;
 use crate::report;
 use crate::results::Results;
+use crate::resume::{self, Resumed};
 use crate::schedule::{GameJob, Schedule};
 use crate::sprt::{Sprt, Verdict};
 use chess::{CastlingMode, Color};
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::PathBuf;
@@ -33,6 +35,8 @@ pub struct MatchConfig {
     pub openings: OpeningsConfig,
     pub seed: u64,
     pub pgn: Option<PathBuf>,
+    /// Count the finished games already in `pgn` and play only the rest of the schedule.
+    pub resume: bool,
     pub sprt: Option<Sprt>,
     pub adjudication: Adjudication,
     pub limits: Limits,
@@ -59,6 +63,8 @@ pub struct Outcome {
     pub llr: Option<f64>,
     pub elapsed: Duration,
     pub openings: usize,
+    /// Games read back from the PGN by `--resume` (counted in `results`, not played now).
+    pub resumed: u64,
 }
 
 /// What the match shares with every worker.
@@ -67,6 +73,8 @@ struct Shared<'a> {
     book: &'a Book,
     schedule: Schedule,
     next: AtomicU64,
+    /// Games of the schedule already played (by an earlier run, `--resume`).
+    done: HashSet<u64>,
     stop: &'a AtomicBool,
     log: Option<UciLog>,
 }
@@ -119,6 +127,14 @@ pub fn run(
     let book = Book::load(&config.openings, mode(config.chess960), config.seed)?;
     let log = config.log.as_deref().map(UciLog::create).transpose()?;
     probe(config, stop, &log)?;
+    let schedule = Schedule {
+        engines: config.engines.len(),
+        rounds: config.rounds,
+    };
+    let resumed = match (&config.pgn, config.resume) {
+        (Some(path), true) => resume::load(path, config, &book, &schedule)?,
+        _ => Resumed::default(),
+    };
     let mut pgn_file = match &config.pgn {
         Some(path) => Some(
             OpenOptions::new()
@@ -132,11 +148,9 @@ pub fn run(
     let shared = Shared {
         config,
         book: &book,
-        schedule: Schedule {
-            engines: config.engines.len(),
-            rounds: config.rounds,
-        },
+        schedule,
         next: AtomicU64::new(0),
+        done: resumed.done,
         stop,
         log: log.clone(),
     };
@@ -144,8 +158,35 @@ pub fn run(
     let total = shared.schedule.total_games();
     let mut progress = Progress::new(config.sprt.is_none().then_some(total), config.quiet);
     let mut results = Results::new(config.engines.len());
-    let mut llr = config.sprt.map(|_| 0.0);
-    let mut decided = None;
+    for record in &resumed.records {
+        results.add(record);
+    }
+    let mut llr = config
+        .sprt
+        .map(|sprt| sprt.llr(&results.total().pentanomial));
+    // The earlier run may have stopped just as the SPRT decided.
+    let mut decided = config
+        .sprt
+        .zip(llr)
+        .and_then(|(sprt, llr)| sprt.verdict(llr))
+        .map(StopReason::Sprt);
+    if decided.is_some() {
+        stop.store(true, Ordering::Relaxed);
+    }
+    if !resumed.records.is_empty() {
+        eprintln!(
+            "resumed: {} finished games read back from the PGN{}",
+            resumed.records.len(),
+            if resumed.unfinished > 0 {
+                format!(
+                    " ({} unfinished ones will be played again)",
+                    resumed.unfinished
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
     let (sender, records) = channel();
     thread::scope(|scope| -> Result<(), String> {
         for worker in 0..config.concurrency {
@@ -196,6 +237,7 @@ pub fn run(
         llr,
         elapsed: started.elapsed(),
         openings: book.len(),
+        resumed: resumed.records.len() as u64,
     })
 }
 // ANCHOR_END: run
@@ -216,6 +258,9 @@ fn play_games(worker: usize, shared: &Shared, sender: Sender<GameRecord>) {
         let i = shared.next.fetch_add(1, Ordering::Relaxed);
         if i >= shared.schedule.total_games() {
             break;
+        }
+        if shared.done.contains(&i) {
+            continue;
         }
         let job = shared.schedule.job(i);
         let record = play_job(worker, shared, job, &mut slots);

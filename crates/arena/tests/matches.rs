@@ -2,7 +2,7 @@
 //! decides, gauntlets report per opponent, seeds fix the schedule, Chess960 and PGN books work.
 
 mod common;
-use arena::pgn::PgnGame;
+use arena::pgn::{self, PgnGame};
 use common::*;
 
 /// Checks what every finished match's PGN must satisfy: each game replays legally from its FEN,
@@ -199,4 +199,102 @@ fn clocks_are_kept_and_shown() {
     assert!(played.text.contains("[TimeControl \"2+0.02\"]"));
     assert!(played.text.contains("s left}"), "{}", played.text);
     assert_eq!(played.run.line("Time losses:"), "Time losses: none");
+}
+
+/// Runs arena between fake engines with `extra` arguments and the PGN `pgn`, kept.
+fn run_with_pgn(engines: &[(&str, &str)], extra: &str, pgn: &std::path::Path) -> Run {
+    let mut args = fakes(engines);
+    args.extend(words(extra));
+    args.extend(["--pgn".to_string(), pgn.display().to_string()]);
+    run_for(&args, std::time::Duration::from_secs(120))
+}
+
+fn rounds_in(games: &[PgnGame]) -> Vec<u64> {
+    let mut rounds: Vec<u64> = games
+        .iter()
+        .map(|g| g.tag("Round").unwrap().parse().unwrap())
+        .collect();
+    rounds.sort();
+    rounds
+}
+
+#[test]
+fn resume_plays_only_the_rest_of_the_schedule() {
+    let engines = [("strong", "--strong --score"), ("weak", "--score --seed 9")];
+    let args = format!("--tc nodes=1 --rounds 10 -c 2 --seed 7 {}", balanced());
+    let full = temp("full.pgn");
+    let run = run_with_pgn(&engines, &args, &full);
+    assert_eq!(run.code, 0, "{}", run.show());
+    let text = std::fs::read_to_string(&full).unwrap();
+    let _ = std::fs::remove_file(&full);
+
+    // An interrupted run: games 1 to 14 but game 5 (finished out of order), and game 15 cut
+    // off unfinished.
+    let mut kept = String::new();
+    for chunk in text.split("[Event ").filter(|c| !c.is_empty()) {
+        let game = format!("[Event {chunk}");
+        let parsed = &pgn::parse(&game)[0];
+        let number: u64 = parsed.tag("Round").unwrap().parse().unwrap();
+        if number <= 14 && number != 5 {
+            kept.push_str(&game);
+        } else if number == 15 {
+            let result = parsed.result.as_deref().unwrap();
+            let body = game.trim_end().strip_suffix(result).unwrap();
+            kept.push_str(&format!("{body}*\n\n"));
+        }
+    }
+    let partial = temp("partial.pgn");
+    std::fs::write(&partial, &kept).unwrap();
+
+    // Another seed gives other openings: refused, and the PGN is left as it was.
+    let wrong = run_with_pgn(
+        &engines,
+        &args.replace("--seed 7", "--seed 8 --resume"),
+        &partial,
+    );
+    assert_eq!(wrong.code, 1, "{}", wrong.show());
+    assert!(wrong.stderr.contains("--seed"), "{}", wrong.show());
+    assert_eq!(std::fs::read_to_string(&partial).unwrap(), kept);
+
+    let resumed = run_with_pgn(&engines, &format!("{args} --resume"), &partial);
+    assert_eq!(resumed.code, 0, "{}", resumed.show());
+    assert!(
+        resumed
+            .line("Resumed:")
+            .starts_with("Resumed: 13 of these games")
+    );
+    let games = pgn::parse(&std::fs::read_to_string(&partial).unwrap());
+    let _ = std::fs::remove_file(&partial);
+    let finished: Vec<PgnGame> = games
+        .into_iter()
+        .filter(|g| g.result.as_deref() != Some("*"))
+        .collect();
+    assert_eq!(rounds_in(&finished), (1..=20).collect::<Vec<u64>>());
+    check_games(&finished);
+    assert_eq!(summary_wdl(&resumed), score_of(&finished, "strong"));
+    assert!(resumed.line("Games:").starts_with("Games: 20 in"));
+}
+
+#[test]
+fn resume_after_a_decided_sprt_plays_nothing() {
+    let engines = [("strong", "--strong --score"), ("weak", "--score")];
+    let args = format!(
+        "--tc nodes=1 --sprt elo0=0 elo1=50 -c 2 --seed 3 {}",
+        balanced()
+    );
+    let pgn_path = temp("sprt.pgn");
+    let first = run_with_pgn(&engines, &args, &pgn_path);
+    assert_eq!(first.code, 0, "{}", first.show());
+    let verdict = first.line("SPRT:").to_string();
+    assert!(verdict.contains("H1 accepted"), "{verdict}");
+    let text = std::fs::read_to_string(&pgn_path).unwrap();
+    let again = run_with_pgn(&engines, &format!("{args} --resume"), &pgn_path);
+    assert_eq!(again.code, 0, "{}", again.show());
+    assert_eq!(std::fs::read_to_string(&pgn_path).unwrap(), text);
+    let _ = std::fs::remove_file(&pgn_path);
+    assert_eq!(again.line("SPRT:"), verdict);
+    assert_eq!(
+        again.line("Games:").split(" in ").next(),
+        first.line("Games:").split(" in ").next()
+    );
 }

@@ -351,6 +351,16 @@ pub fn play(config: &Config, k: u64, params: &[Param], pert: &Perturbation) -> R
             out.status
         ));
     }
+    // Counted like any other game, but a loss on time or a crash at this time control says the
+    // games measure something else than the parameters: show it.
+    for line in text.lines() {
+        let trouble = ["Faults: ", "Time losses: "]
+            .iter()
+            .any(|p| line.starts_with(p) && !line.ends_with("none"));
+        if trouble {
+            eprintln!("spsa: warning: iteration {k}: arena reports {line}");
+        }
+    }
     parse_arena_summary(&text)
         .ok_or_else(|| format!("no 'Games:' line in arena's output at iteration {k}:\n{text}"))
 }

@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """The path of an SPSA run, as a Markdown table for the book.
 
-Usage: scripts/spsa-table.py [LOG] [--every K]
+Usage: scripts/spsa-table.py [LOG] [--every K] [--defaults-at REV]
 
 Reads the log that `tune spsa` writes (default target/spsa/spsa.log) and prints each parameter's
 value at the start and every K iterations (default: a tenth of the run), the last logged
 iteration, the games and their results from the + engine's side.
+
+The start is the log's `# start` line. Logs written before tune spsa wrote one have none: then
+the defaults are read from crates/engine/src/params.rs as it is at git revision REV (the
+revision the run was built from), or in the working tree without --defaults-at. Once the run's
+result is adopted the working tree holds the new values, not the start.
 """
 
+import subprocess
 import sys
 
 
@@ -18,21 +24,28 @@ def parse_values(text):
 def main(argv):
     path = "target/spsa/spsa.log"
     every = None
+    defaults_at = None
     args = iter(argv)
     for arg in args:
         if arg == "--every":
             every = int(next(args))
+        elif arg == "--defaults-at":
+            defaults_at = next(args)
         elif arg in ("-h", "--help"):
             print(__doc__.strip())
             return 0
         else:
             path = arg
     header = {}
+    start = None
     rows = []
     with open(path) as log:
         for line in log:
             words = line.split()
             if not words:
+                continue
+            if words[:2] == ["#", "start"] and len(words) == 3:
+                start = parse_values(words[2])
                 continue
             if words[0] == "#":
                 header = dict(w.split("=", 1) for w in words[2:] if "=" in w)
@@ -50,9 +63,12 @@ def main(argv):
     every = every or max(total // 10, 1)
     print("| iteration | " + " | ".join(f"`{n}`" for n in names) + " |")
     print("|---:|" + "---:|" * len(names))
-    defaults = parse_defaults()
-    if defaults:
-        print("| 0 (default) | " + " | ".join(str(defaults.get(n, "?")) for n in names) + " |")
+    if start is not None:
+        print("| 0 (start) | " + " | ".join(f"{start[n]:g}" for n in names) + " |")
+    else:
+        defaults = parse_defaults(defaults_at)
+        if defaults:
+            print("| 0 (default) | " + " | ".join(defaults.get(n, "?") for n in names) + " |")
     for k, _, _, _, theta in rows:
         if k % every == 0 or k == rows[-1][0]:
             print(f"| {k} | " + " | ".join(f"{theta[n]:.1f}" for n in names) + " |")
@@ -65,12 +81,19 @@ def main(argv):
     return 0
 
 
-def parse_defaults():
-    """Each parameter's default, from the params! table in crates/engine/src/params.rs."""
+def parse_defaults(rev):
+    """Each parameter's default, from the params! table in crates/engine/src/params.rs (at git
+    revision `rev`, or in the working tree)."""
+    path = "crates/engine/src/params.rs"
     try:
-        with open("crates/engine/src/params.rs") as source:
-            text = source.read()
-    except OSError:
+        if rev is None:
+            with open(path) as source:
+                text = source.read()
+        else:
+            text = subprocess.run(["git", "show", f"{rev}:{path}"], check=True,
+                                  capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        print(f"spsa-table.py: no defaults ({e})", file=sys.stderr)
         return {}
     defaults = {}
     for line in text.splitlines():

@@ -31,6 +31,18 @@ impl GameResult {
         }
     }
 
+    /// The result a PGN result token stands for: the inverse of `pgn`, `None` for anything else.
+    pub fn from_pgn(token: &str) -> Option<GameResult> {
+        [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.pgn() == token)
+    }
+
     fn win_for(color: Color) -> GameResult {
         match color {
             Color::White => GameResult::WhiteWins,
@@ -575,6 +587,20 @@ mod tests {
             Termination::from_pgn("normal", "White resigns (adjudication)"),
             None
         );
+    }
+
+    #[test]
+    fn results_read_back() {
+        for r in [
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+            GameResult::Unfinished,
+        ] {
+            assert_eq!(GameResult::from_pgn(r.pgn()), Some(r));
+        }
+        assert_eq!(GameResult::from_pgn("1-1"), None);
+        assert_eq!(GameResult::from_pgn(""), None);
     }
 
     #[test]

@@ -45,14 +45,12 @@ pub fn load(
     let mut resumed = Resumed::default();
     for (i, game) in pgn::parse(&text).iter().enumerate() {
         let at = || format!("{}, game {}", path.display(), i + 1);
-        let result = match game.result.as_deref() {
-            Some("1-0") => GameResult::WhiteWins,
-            Some("0-1") => GameResult::BlackWins,
-            Some("1/2-1/2") => GameResult::Draw,
-            _ => {
+        let result = match game.result.as_deref().and_then(GameResult::from_pgn) {
+            Some(GameResult::Unfinished) | None => {
                 resumed.unfinished += 1;
                 continue;
             }
+            Some(result) => result,
         };
         let number: u64 = game
             .tag("Round")

@@ -23,8 +23,9 @@
 //! The games are played by the `arena` binary, one call per iteration, with both engines the same
 //! binary given the parameters as UCI options. `arena` only sends options an engine declares, and
 //! cb2026 declares its parameters only when built with `--features tune`: [`check_engine`] makes
-//! sure it does. Every iteration is appended to a log file (one line, `key=value` words), from
-//! which an interrupted run resumes: the same command again continues after the last logged
+//! sure it does. The log file starts with the run's settings and the values it starts from (two
+//! `#` lines); every iteration is appended to it (one line, `key=value` words), from which an
+//! interrupted run resumes: the same command again continues after the last logged
 //! iteration. The final values are printed as `name = value` lines.
 
 use chess::rng::{self, Rng};
@@ -246,6 +247,16 @@ fn header(config: &Config) -> String {
     )
 }
 
+/// The log's second line: the values the run starts from (the engine's defaults when it began),
+/// so that the log alone says where each parameter came from. A resumed run skips it.
+fn start_line(params: &[Param]) -> String {
+    let names: Vec<&str> = params.iter().map(|p| p.info.name).collect();
+    format!(
+        "# start {}",
+        values_text(&names, params.iter().map(|p| p.value.to_string()))
+    )
+}
+
 /// `name:value,name:value` words.
 fn values_text(names: &[&str], values: impl Iterator<Item = String>) -> String {
     names
@@ -396,7 +407,7 @@ pub fn run(config: &Config) -> Result<Vec<Param>, String> {
         .open(&config.log)
         .map_err(|e| format!("{}: {e}", config.log.display()))?;
     if previous.trim().is_empty() {
-        writeln!(log, "{}", header(config)).map_err(|e| e.to_string())?;
+        writeln!(log, "{}\n{}", header(config), start_line(&params)).map_err(|e| e.to_string())?;
     }
     let mut total = Wdl::default();
     for k in first..=config.schedule.iterations {
@@ -519,7 +530,13 @@ mod tests {
             arena_args: vec![],
         };
         let mut ps = params(&names, &s).unwrap();
-        let mut log = header(&config) + "\n";
+        let mut log = header(&config) + "\n" + &start_line(&ps) + "\n";
+        let d = engine::params::Params::default();
+        let start = format!(
+            "# start rfp_margin:{},razor_margin:{}\n",
+            d.rfp_margin, d.razor_margin
+        );
+        assert!(log.contains(&start));
         for k in 1..=3 {
             let pert = perturb(&ps, &s, 1, k);
             update(&mut ps, &s, k, &pert.signs, 2);

@@ -15,10 +15,12 @@
 #   in target/sprt/NAME.pgn: give the SEED and ENGINE of the run that wrote it; arena checks
 #   every game against the schedule).
 # Writes target/sprt/NAME.pgn and target/sprt/NAME.txt (the summary) and prints the summary.
+# While it plays, arena's progress (games, score, LLR) goes to stderr: a bar on a terminal, a line
+# every 10 seconds in a log, so a test run under nohup can be followed with tail.
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ $# -ge 2 ]] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 name=$1; shift
 off=() new=()
 while (($#)); do
@@ -58,4 +60,4 @@ fi
     --rounds "${ROUNDS:-300}" \
     --concurrency "${CONCURRENCY:-$(nproc)}" \
     --openings file="${OPENINGS:-data/openings/balanced.epd}" \
-    --pgn "target/sprt/$name.pgn" --quiet "${more[@]}" | tee "target/sprt/$name.txt"
+    --pgn "target/sprt/$name.pgn" "${more[@]}" | tee "target/sprt/$name.txt"

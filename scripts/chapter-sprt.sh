@@ -12,15 +12,18 @@
 #   binary to test instead of building the working tree's), ARENA (an arena binary: with ENGINE
 #   too, nothing is built, for a machine without Rust that was sent the binaries), SEED (the
 #   opening order; default from the clock, printed in the summary), RESUME=1 (continue the match
-#   in target/sprt/NAME.pgn: give the SEED and ENGINE of the run that wrote it; arena checks
-#   every game against the schedule).
-# Writes target/sprt/NAME.pgn and target/sprt/NAME.txt (the summary) and prints the summary.
+#   in book/src/games/NAME.pgn: give the SEED and ENGINE of the run that wrote it; arena checks
+#   every game against the schedule), PRIOR (counts of an earlier stretch of the test whose PGN
+#   is lost, as arena's --prior takes them: "wdl=W/D/L pentanomial=A,B,C,D,E").
+# Writes book/src/games/NAME.pgn and NAME.txt (the summary) and prints the summary. They are
+# committed: a test that outlasts a machine is resumed from its PGN by the next one, and the
+# chapter links the games behind its figures.
 # While it plays, arena's progress (games, score, LLR) goes to stderr: a bar on a terminal, a line
 # every 10 seconds in a log, so a test run under nohup can be followed with tail.
 
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ $# -ge 2 ]] || { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ $# -ge 2 ]] || { sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 name=$1; shift
 off=() new=()
 while (($#)); do
@@ -35,7 +38,8 @@ if [[ -z ${ARENA:-} || -z ${ENGINE:-} ]]; then
     cargo build --release -p uci -p arena --quiet
 fi
 arena=${ARENA:-target/release/arena}
-mkdir -p target/sprt
+mkdir -p target/sprt book/src/games
+games=book/src/games
 source_binary=${ENGINE:-target/release/cb2026}
 bench=$("$source_binary" bench | tail -n 1 | cut -d' ' -f1)
 engine=target/sprt/cb2026-$bench
@@ -43,11 +47,14 @@ engine=target/sprt/cb2026-$bench
 echo "== $name: cb2026 (bench $bench) against itself with ${off[*]:-defaults} ${new[*]:+(on: ${new[*]})}"
 more=()
 [[ -n ${SEED:-} ]] && more+=(--seed "$SEED")
+# Word splitting is meant: PRIOR is two KEY=VALUE words.
+# shellcheck disable=SC2206
+[[ -n ${PRIOR:-} ]] && more+=(--prior $PRIOR)
 if [[ ${RESUME:-0} == 1 ]]; then
     [[ -n ${SEED:-} ]] || { echo "chapter-sprt.sh: RESUME=1 needs the SEED of the run to resume" >&2; exit 2; }
     more+=(--resume)
-elif [[ -e target/sprt/$name.pgn ]]; then
-    echo "chapter-sprt.sh: target/sprt/$name.pgn exists: RESUME=1 to continue that match, or remove it" >&2
+elif [[ -e $games/$name.pgn ]]; then
+    echo "chapter-sprt.sh: $games/$name.pgn exists: RESUME=1 to continue that match, or remove it" >&2
     exit 2
 fi
 
@@ -60,4 +67,4 @@ fi
     --rounds "${ROUNDS:-300}" \
     --concurrency "${CONCURRENCY:-$(nproc)}" \
     --openings file="${OPENINGS:-data/openings/balanced.epd}" \
-    --pgn "target/sprt/$name.pgn" "${more[@]}" | tee "target/sprt/$name.txt"
+    --pgn "$games/$name.pgn" "${more[@]}" | tee "$games/$name.txt"

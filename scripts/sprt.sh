@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Test a change by SPRT: cb2026 built from the working tree ("new") against cb2026 built at a base
-# revision ("base"), with arena, until the SPRT accepts H0 or H1. Prints the verdict and the
-# bench counts of both builds.
+# Test a change by SPRT: cb2026 built from the working tree or a revision ("new") against cb2026
+# built at a base revision ("base"), with arena, until the SPRT accepts H0 or H1. Prints the
+# verdict and the bench counts of both builds.
 #
 # Usage: scripts/sprt.sh [options] [-- more arena arguments]
 #   --base REV         base revision (default HEAD: test the uncommitted change)
+#   --new REV          build "new" at this revision instead of from the working tree (a branch
+#                      under test, while the working tree goes on with other work)
 #   --tc TC            time control (default 8+0.08; the long test is 40+0.4)
 #   --elo0 E --elo1 E  SPRT bounds in normalized Elo (default 0 and 5)
 #   --alpha A --beta B error rates (default 0.05 and 0.05)
@@ -12,15 +14,19 @@
 #   --openings FILE    EPD book (default: ../shared/data/openings/balanced.epd if present, else
 #                      data/openings/balanced.epd)
 #   --rounds N         stop after N game pairs even without a decision
-#   --name NAME        call the files target/sprt/NAME.{pgn,txt,bench} (default: the time)
+#   --name NAME        call the files book/src/games/NAME.{pgn,txt,bench} (default: the time)
 #   --seed N           the opening order (default: from the clock, printed in the summary)
-#   --resume           continue the test in target/sprt/NAME.pgn (needs --name and the --seed
+#   --resume           continue the test in book/src/games/NAME.pgn (needs --name and the --seed
 #                      it was started with); refused if either build's bench has changed
+#   --prior WORDS      counts of an earlier stretch of this test whose PGN is lost, as arena's
+#                      --prior takes them: "wdl=W/D/L pentanomial=A,B,C,D,E"
 #
 # The base is built in a git worktree at target/sprt-base (its own target dir, so later runs
-# rebuild only what changed); the two binaries are copied to target/sprt/ so that building
-# during the test cannot swap them. Games go to target/sprt/<time>.pgn, the summary to
-# target/sprt/<time>.txt. Each engine gets Hash=16 and Threads=1.
+# rebuild only what changed), and --new's revision likewise at target/sprt-new; the two binaries
+# are copied to target/sprt/ so that building during the test cannot swap them. The games, the
+# summary and the two benches go to book/src/games/ (NAME or the time): they are committed, so
+# that a test that outlasts a machine is resumed from its PGN by the next one, and the book
+# links the games behind its figures. Each engine gets Hash=16 and Threads=1.
 
 set -euo pipefail
 export LC_ALL=C
@@ -32,11 +38,13 @@ base=HEAD tc=8+0.08 elo0=0 elo1=5 alpha=0.05 beta=0.05
 concurrency=$(nproc 2>/dev/null || echo 1)
 openings=data/openings/balanced.epd
 [[ -f ../shared/data/openings/balanced.epd ]] && openings=../shared/data/openings/balanced.epd
-rounds=() seed=() name="" resume=0
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+rounds=() seed=() name="" resume=0 new="" prior=()
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while (($#)); do
     case $1 in
         --base) base=$2; shift 2 ;;
+        --new) new=$2; shift 2 ;;
+        --prior) prior=(--prior $2); shift 2 ;;
         --tc) tc=$2; shift 2 ;;
         --elo0) elo0=$2; shift 2 ;;
         --elo1) elo1=$2; shift 2 ;;
@@ -59,26 +67,38 @@ if ((resume)) && [[ -z $name || ${#seed[@]} -eq 0 ]]; then
     exit 2
 fi
 
-rev=$(git rev-parse --verify --quiet "$base^{commit}") || { echo "sprt.sh: no revision '$base'" >&2; exit 2; }
+revision() {
+    git rev-parse --verify --quiet "$1^{commit}" || { echo "sprt.sh: no revision '$1'" >&2; exit 2; }
+}
+# Builds cb2026 at revision $1 in the worktree target/$2 (target dir target/$2-build).
+build_at() {
+    local worktree=target/$2
+    echo "== building $2 $(git rev-parse --short "$1") ($(git log -1 --format=%s "$1"))"
+    if git -C "$worktree" rev-parse --git-dir >/dev/null 2>&1; then
+        git -C "$worktree" checkout --quiet --force --detach "$1"
+    else
+        rm -rf "$worktree"
+        git worktree prune
+        git worktree add --quiet --detach "$worktree" "$1"
+    fi
+    (cd "$worktree" && CARGO_TARGET_DIR="$root/target/$2-build" cargo build --release -p uci)
+}
+rev=$(revision "$base")
 short=$(git rev-parse --short "$rev")
-
-echo "== building base $short ($(git log -1 --format=%s "$rev"))"
-worktree=target/sprt-base
-if git -C "$worktree" rev-parse --git-dir >/dev/null 2>&1; then
-    git -C "$worktree" checkout --quiet --force --detach "$rev"
-else
-    rm -rf "$worktree"
-    git worktree prune
-    git worktree add --quiet --detach "$worktree" "$rev"
-fi
-(cd "$worktree" && CARGO_TARGET_DIR="$root/target/sprt-base-build" cargo build --release -p uci)
-
-echo "== building new (working tree) and arena"
-cargo build --release -p uci -p arena
-
+build_at "$rev" sprt-base
 mkdir -p target/sprt
 cp target/sprt-base-build/release/cb2026 target/sprt/cb2026-base
-cp target/release/cb2026 target/sprt/cb2026-new
+if [[ -n $new ]]; then
+    new_rev=$(revision "$new")
+    build_at "$new_rev" sprt-new
+    echo "== building arena"
+    cargo build --release -p arena
+    cp target/sprt-new-build/release/cb2026 target/sprt/cb2026-new
+else
+    echo "== building new (working tree) and arena"
+    cargo build --release -p uci -p arena
+    cp target/release/cb2026 target/sprt/cb2026-new
+fi
 
 # `cb2026 bench` ends with `N nodes M nps`; a build without bench says so instead.
 bench() {
@@ -97,42 +117,48 @@ bench target/sprt/cb2026-new >target/sprt/bench-new.txt &
 wait
 bench_base=$(<target/sprt/bench-base.txt)
 bench_new=$(<target/sprt/bench-new.txt)
-dirty=""
-[[ -n $(git status --porcelain --untracked-files=no) ]] && dirty=" + uncommitted changes"
+if [[ -n $new ]]; then
+    new_label="$new ($(git rev-parse --short "$new_rev"))"
+else
+    new_label="$(git rev-parse --short HEAD)"
+    [[ -n $(git status --porcelain --untracked-files=no) ]] && new_label+=" + uncommitted changes"
+fi
 
 stamp=${name:-$(date +%Y%m%d-%H%M%S)}
+games=book/src/games
+mkdir -p "$games"
 # The node counts only: the speed differs from run to run.
 builds="base ${bench_base%% *} nodes, new ${bench_new%% *} nodes"
 resuming=()
 if ((resume)); then
-    if [[ -f target/sprt/$stamp.bench && $(<"target/sprt/$stamp.bench") != "$builds" ]]; then
-        echo "sprt.sh: the builds have changed since the test began ($(<"target/sprt/$stamp.bench");" >&2
+    if [[ -f $games/$stamp.bench && $(<"$games/$stamp.bench") != "$builds" ]]; then
+        echo "sprt.sh: the builds have changed since the test began ($(<"$games/$stamp.bench");" >&2
         echo "now $builds): resuming would mix two tests" >&2
         exit 2
     fi
     resuming=(--resume)
-elif [[ -e target/sprt/$stamp.pgn ]]; then
-    echo "sprt.sh: target/sprt/$stamp.pgn exists: --resume to continue that test, or remove it" >&2
+elif [[ -e $games/$stamp.pgn ]]; then
+    echo "sprt.sh: $games/$stamp.pgn exists: --resume to continue that test, or remove it" >&2
     exit 2
 fi
-echo "$builds" >"target/sprt/$stamp.bench"
-echo "== SPRT new vs base-$short at $tc (games: target/sprt/$stamp.pgn)"
+echo "$builds" >"$games/$stamp.bench"
+echo "== SPRT new vs base-$short at $tc (games: $games/$stamp.pgn)"
 set +e
 target/release/arena \
     --engine cmd=target/sprt/cb2026-new name=new \
     --engine cmd=target/sprt/cb2026-base name="base-$short" \
     --each option.Hash=16 option.Threads=1 \
-    --tc "$tc" --concurrency "$concurrency" "${rounds[@]}" "${seed[@]}" "${resuming[@]}" \
+    --tc "$tc" --concurrency "$concurrency" "${rounds[@]}" "${seed[@]}" "${resuming[@]}" "${prior[@]}" \
     --openings file="$openings" \
     --sprt elo0="$elo0" elo1="$elo1" alpha="$alpha" beta="$beta" \
-    --event "SPRT new vs base-$short" --pgn "target/sprt/$stamp.pgn" "$@" |
-    tee "target/sprt/$stamp.txt"
+    --event "SPRT new vs base-$short" --pgn "$games/$stamp.pgn" "$@" |
+    tee "$games/$stamp.txt"
 status=${PIPESTATUS[0]}
 set -e
 
 echo
 echo "== verdict"
 echo "base $short: bench $bench_base"
-echo "new  $(git rev-parse --short HEAD)$dirty: bench $bench_new"
-grep -E '^(SPRT|Elo|Games|Faults|Time losses):' "target/sprt/$stamp.txt" || true
+echo "new  $new_label: bench $bench_new"
+grep -E '^(SPRT|Elo|Games|Prior|Faults|Time losses):' "$games/$stamp.txt" || true
 exit "$status"

@@ -5,6 +5,7 @@ use crate::clock::TimeControl;
 use crate::engine::EngineConfig;
 use crate::game::Limits;
 use crate::openings::{Format, OpeningsConfig, Order};
+use crate::results::Prior;
 use crate::sprt::{EloModel, Sprt};
 use crate::tournament::MatchConfig;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, ValueEnum};
@@ -88,6 +89,12 @@ pub struct Cli {
     /// that wrote it (checked game by game); a missing file starts the match.
     #[arg(long, requires = "pgn")]
     pub resume: bool,
+
+    /// Counts of an earlier stretch of this test whose PGN is lost: wdl=W/D/L (the first
+    /// engine's) pentanomial=LL,LD,DD+WL,WD,WW. They count towards the SPRT and the estimates.
+    /// Two engines only.
+    #[arg(long, value_name = "KEY=VALUE", num_args = 1..)]
+    pub prior: Option<Vec<String>>,
 
     /// Stop when the SPRT decides: elo0=E elo1=E [alpha=0.05] [beta=0.05]
     /// [model=normalized|logistic]. Two engines only.
@@ -395,6 +402,13 @@ impl Cli {
         if sprt.is_some() && engines.len() != 2 {
             return Err("--sprt needs exactly two engines".to_string());
         }
+        let prior = match &self.prior {
+            Some(words) => Some(Prior::parse(&pairs(words, "--prior")?)?),
+            None => None,
+        };
+        if prior.is_some() && engines.len() != 2 {
+            return Err("--prior needs exactly two engines".to_string());
+        }
         let rounds = match (self.rounds, sprt) {
             (Some(0), _) => return Err("--rounds must be at least 1".to_string()),
             (Some(rounds), _) => rounds,
@@ -416,6 +430,7 @@ impl Cli {
             seed,
             pgn: self.pgn,
             resume: self.resume,
+            prior,
             sprt,
             adjudication: Adjudication {
                 resign: resign_rule(self.resign.as_deref())?,
@@ -517,6 +532,16 @@ mod tests {
             (
                 "--engine cmd=a --engine cmd=b --tc x --rounds 1",
                 "time control",
+            ),
+            (
+                "--engine cmd=a --engine cmd=b --engine cmd=c --tc 1+0 --rounds 1 \
+                 --prior wdl=1/0/1 pentanomial=0,0,1,0,0",
+                "exactly two",
+            ),
+            (
+                "--engine cmd=a --engine cmd=b --tc 1+0 --rounds 1 --prior wdl=2/0/0 \
+                 pentanomial=0,0,1,0,0",
+                "disagree",
             ),
         ];
         for (args, expected) in cases {

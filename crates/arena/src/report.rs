@@ -187,6 +187,13 @@ pub fn summary(config: &MatchConfig, outcome: &Outcome) -> String {
             outcome.resumed
         );
     }
+    if let Some(prior) = &config.prior {
+        let _ = writeln!(
+            out,
+            "Prior: {} of these games are an earlier stretch's counts (--prior), not in the PGN",
+            prior.games()
+        );
+    }
     let _ = writeln!(
         out,
         "Pentanomial [LL, LD, DD+WL, WD, WW]: {:?}",

@@ -32,6 +32,63 @@ impl PairingResults {
     }
 }
 
+// ANCHOR: prior
+/// `--prior`: the counts of an earlier stretch of the same test whose PGN is not at hand (a
+/// machine that was lost with its files). The SPRT and the estimates depend on the counts
+/// alone, not on the order of the games, so adding them is continuing that test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Prior {
+    /// From the first engine's side: losses, draws, wins.
+    pub ldw: [u64; 3],
+    pub pentanomial: [u64; 5],
+}
+
+impl Prior {
+    /// Reads `wdl=W/D/L pentanomial=LL,LD,DD+WL,WD,WW` and checks that the two agree: two games
+    /// a pair, and the same points.
+    pub fn parse(words: &[(String, String)]) -> Result<Prior, String> {
+        fn numbers<const N: usize>(value: &str, sep: char, what: &str) -> Result<[u64; N], String> {
+            let parsed: Result<Vec<u64>, _> = value.split(sep).map(|n| n.trim().parse()).collect();
+            parsed
+                .ok()
+                .and_then(|v| <[u64; N]>::try_from(v).ok())
+                .ok_or_else(|| format!("--prior {what}: expected {N} counts, found '{value}'"))
+        }
+        let (mut wdl, mut pentanomial) = (None, None);
+        for (key, value) in words {
+            match key.as_str() {
+                "wdl" => wdl = Some(numbers::<3>(value, '/', "wdl")?),
+                "pentanomial" => pentanomial = Some(numbers::<5>(value, ',', "pentanomial")?),
+                _ => return Err(format!("--prior: unknown setting '{key}'")),
+            }
+        }
+        let (Some([w, d, l]), Some(pentanomial)) = (wdl, pentanomial) else {
+            return Err("--prior needs wdl=W/D/L and pentanomial=LL,LD,DD+WL,WD,WW".to_string());
+        };
+        let pairs: u64 = pentanomial.iter().sum();
+        // Points counted in half points: a pair scores 0..=4 of them.
+        let half_points: u64 = pentanomial.iter().zip(0..).map(|(n, k)| n * k).sum();
+        if 2 * pairs != w + d + l || half_points != 2 * w + d {
+            return Err(format!(
+                "--prior: {w}/{d}/{l} and the pentanomial {pentanomial:?} disagree                  ({} games and {} points against {} and {})",
+                w + d + l,
+                w as f64 + d as f64 / 2.0,
+                2 * pairs,
+                half_points as f64 / 2.0
+            ));
+        }
+        Ok(Prior {
+            ldw: [l, d, w],
+            pentanomial,
+        })
+    }
+
+    pub fn games(&self) -> u64 {
+        self.ldw.iter().sum()
+    }
+}
+// ANCHOR_END: prior
+
 #[derive(Clone, Debug)]
 pub struct Results {
     pub pairings: Vec<PairingResults>,
@@ -90,6 +147,17 @@ impl Results {
         self.overhead.merge(&record.overhead);
     }
     // ANCHOR_END: add
+
+    /// Counts an earlier stretch of a two-engine match (`--prior`).
+    pub fn add_prior(&mut self, prior: &Prior) {
+        let pairing = &mut self.pairings[0];
+        for (count, add) in pairing.ldw.iter_mut().zip(prior.ldw) {
+            *count += add;
+        }
+        for (count, add) in pairing.pentanomial.iter_mut().zip(prior.pentanomial) {
+            *count += add;
+        }
+    }
 
     pub fn games(&self) -> u64 {
         self.pairings.iter().map(PairingResults::games).sum()
@@ -152,5 +220,33 @@ mod tests {
         p.add(2, 1.0);
         assert_eq!(p.pentanomial, [0, 0, 2, 0, 1]);
         assert!(p.pending.is_empty());
+    }
+
+    fn words(text: &str) -> Vec<(String, String)> {
+        text.split_whitespace()
+            .filter_map(|w| w.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn prior_is_checked_and_added() {
+        let prior = Prior::parse(&words("wdl=146/427/127 pentanomial=15,72,158,89,16")).unwrap();
+        assert_eq!(prior.ldw, [127, 427, 146]);
+        assert_eq!(prior.games(), 700);
+        let mut results = Results::new(2);
+        results.add_prior(&prior);
+        assert_eq!(results.games(), 700);
+        assert_eq!(results.total().pentanomial, [15, 72, 158, 89, 16]);
+        // One game too many, the points off by one, a count missing, a word misspelt.
+        for bad in [
+            "wdl=147/427/127 pentanomial=15,72,158,89,16",
+            "wdl=146/427/127 pentanomial=15,72,158,90,15",
+            "wdl=146/427 pentanomial=15,72,158,89,16",
+            "wdl=146/427/127",
+            "wdl=146/427/127 penta=15,72,158,89,16",
+        ] {
+            assert!(Prior::parse(&words(bad)).is_err(), "{bad}");
+        }
     }
 }

@@ -44,7 +44,7 @@ while (($#)); do
     case $1 in
         --base) base=$2; shift 2 ;;
         --new) new=$2; shift 2 ;;
-        --prior) prior=(--prior $2); shift 2 ;;
+        --prior) read -ra words <<<"$2"; prior=(--prior "${words[@]}"); shift 2 ;;
         --tc) tc=$2; shift 2 ;;
         --elo0) elo0=$2; shift 2 ;;
         --elo1) elo1=$2; shift 2 ;;

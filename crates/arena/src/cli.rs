@@ -5,7 +5,7 @@ use crate::clock::TimeControl;
 use crate::engine::EngineConfig;
 use crate::game::Limits;
 use crate::openings::{Format, OpeningsConfig, Order};
-use crate::results::Prior;
+use crate::results::PairingResults;
 use crate::sprt::{EloModel, Sprt};
 use crate::tournament::MatchConfig;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, ValueEnum};
@@ -403,7 +403,7 @@ impl Cli {
             return Err("--sprt needs exactly two engines".to_string());
         }
         let prior = match &self.prior {
-            Some(words) => Some(Prior::parse(&pairs(words, "--prior")?)?),
+            Some(words) => Some(PairingResults::parse_prior(&pairs(words, "--prior")?)?),
             None => None,
         };
         if prior.is_some() && engines.len() != 2 {

@@ -33,20 +33,12 @@ impl PairingResults {
 }
 
 // ANCHOR: prior
-/// `--prior`: the counts of an earlier stretch of the same test whose PGN is not at hand (a
-/// machine that was lost with its files). The SPRT and the estimates depend on the counts
-/// alone, not on the order of the games, so adding them is continuing that test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Prior {
-    /// From the first engine's side: losses, draws, wins.
-    pub ldw: [u64; 3],
-    pub pentanomial: [u64; 5],
-}
-
-impl Prior {
-    /// Reads `wdl=W/D/L pentanomial=LL,LD,DD+WL,WD,WW` and checks that the two agree: two games
-    /// a pair, and the same points.
-    pub fn parse(words: &[(String, String)]) -> Result<Prior, String> {
+impl PairingResults {
+    /// `--prior wdl=W/D/L pentanomial=LL,LD,DD+WL,WD,WW`: the counts of an earlier stretch of
+    /// the same test whose PGN is not at hand (a machine lost with its files). The SPRT and the
+    /// estimates depend on the counts alone, not on the order of the games, so adding them
+    /// continues that test. The two must agree: two games a pair, and the same points.
+    pub fn parse_prior(words: &[(String, String)]) -> Result<PairingResults, String> {
         fn numbers<const N: usize>(value: &str, sep: char, what: &str) -> Result<[u64; N], String> {
             let parsed: Result<Vec<u64>, _> = value.split(sep).map(|n| n.trim().parse()).collect();
             parsed
@@ -66,25 +58,33 @@ impl Prior {
             return Err("--prior needs wdl=W/D/L and pentanomial=LL,LD,DD+WL,WD,WW".to_string());
         };
         let pairs: u64 = pentanomial.iter().sum();
-        // Points counted in half points: a pair scores 0..=4 of them.
+        // In half points: a pair scores 0..=4 of them.
         let half_points: u64 = pentanomial.iter().zip(0..).map(|(n, k)| n * k).sum();
         if 2 * pairs != w + d + l || half_points != 2 * w + d {
             return Err(format!(
-                "--prior: {w}/{d}/{l} and the pentanomial {pentanomial:?} disagree                  ({} games and {} points against {} and {})",
+                "--prior: {w}/{d}/{l} and the pentanomial {pentanomial:?} disagree ({} games \
+                 and {} points against {} and {})",
                 w + d + l,
                 w as f64 + d as f64 / 2.0,
                 2 * pairs,
                 half_points as f64 / 2.0
             ));
         }
-        Ok(Prior {
+        Ok(PairingResults {
             ldw: [l, d, w],
             pentanomial,
+            pending: HashMap::new(),
         })
     }
 
-    pub fn games(&self) -> u64 {
-        self.ldw.iter().sum()
+    /// Adds another tally's finished games and pairs.
+    pub fn merge(&mut self, other: &PairingResults) {
+        for (count, add) in self.ldw.iter_mut().zip(other.ldw) {
+            *count += add;
+        }
+        for (count, add) in self.pentanomial.iter_mut().zip(other.pentanomial) {
+            *count += add;
+        }
     }
 }
 // ANCHOR_END: prior
@@ -148,17 +148,6 @@ impl Results {
     }
     // ANCHOR_END: add
 
-    /// Counts an earlier stretch of a two-engine match (`--prior`).
-    pub fn add_prior(&mut self, prior: &Prior) {
-        let pairing = &mut self.pairings[0];
-        for (count, add) in pairing.ldw.iter_mut().zip(prior.ldw) {
-            *count += add;
-        }
-        for (count, add) in pairing.pentanomial.iter_mut().zip(prior.pentanomial) {
-            *count += add;
-        }
-    }
-
     pub fn games(&self) -> u64 {
         self.pairings.iter().map(PairingResults::games).sum()
     }
@@ -167,12 +156,7 @@ impl Results {
     pub fn total(&self) -> PairingResults {
         let mut total = PairingResults::default();
         for p in &self.pairings {
-            for i in 0..3 {
-                total.ldw[i] += p.ldw[i];
-            }
-            for i in 0..5 {
-                total.pentanomial[i] += p.pentanomial[i];
-            }
+            total.merge(p);
         }
         total
     }
@@ -231,13 +215,18 @@ mod tests {
 
     #[test]
     fn prior_is_checked_and_added() {
-        let prior = Prior::parse(&words("wdl=146/427/127 pentanomial=15,72,158,89,16")).unwrap();
+        let prior =
+            PairingResults::parse_prior(&words("wdl=146/427/127 pentanomial=15,72,158,89,16"))
+                .unwrap();
         assert_eq!(prior.ldw, [127, 427, 146]);
         assert_eq!(prior.games(), 700);
         let mut results = Results::new(2);
-        results.add_prior(&prior);
-        assert_eq!(results.games(), 700);
-        assert_eq!(results.total().pentanomial, [15, 72, 158, 89, 16]);
+        results.pairings[0].merge(&prior);
+        results.pairings[0].add(0, 1.0);
+        results.pairings[0].add(0, 0.5);
+        assert_eq!(results.games(), 702);
+        assert_eq!(results.total().ldw, [127, 428, 147]);
+        assert_eq!(results.total().pentanomial, [15, 72, 158, 90, 16]);
         // One game too many, the points off by one, a count missing, a word misspelt.
         for bad in [
             "wdl=147/427/127 pentanomial=15,72,158,89,16",
@@ -246,7 +235,7 @@ mod tests {
             "wdl=146/427/127",
             "wdl=146/427/127 penta=15,72,158,89,16",
         ] {
-            assert!(Prior::parse(&words(bad)).is_err(), "{bad}");
+            assert!(PairingResults::parse_prior(&words(bad)).is_err(), "{bad}");
         }
     }
 }

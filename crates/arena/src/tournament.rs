@@ -12,7 +12,7 @@ use crate::openings::{Book, OpeningsConfig};
 use crate::pgn;
 use crate::progress::Progress;
 use crate::report;
-use crate::results::{Prior, Results};
+use crate::results::{PairingResults, Results};
 use crate::resume::{self, Resumed};
 use crate::schedule::{GameJob, Schedule};
 use crate::sprt::{Sprt, Verdict};
@@ -38,7 +38,7 @@ pub struct MatchConfig {
     /// Count the finished games already in `pgn` and play only the rest of the schedule.
     pub resume: bool,
     /// Counts of an earlier stretch of the match whose PGN is gone (`--prior`).
-    pub prior: Option<Prior>,
+    pub prior: Option<PairingResults>,
     pub sprt: Option<Sprt>,
     pub adjudication: Adjudication,
     pub limits: Limits,
@@ -161,7 +161,7 @@ pub fn run(
     let mut progress = Progress::new(config.sprt.is_none().then_some(total), config.quiet);
     let mut results = Results::new(config.engines.len());
     if let Some(prior) = &config.prior {
-        results.add_prior(prior);
+        results.pairings[0].merge(prior);
         eprintln!(
             "prior: {} games of an earlier stretch counted ({:?} pentanomial)",
             prior.games(),

@@ -75,9 +75,11 @@ pub fn allot(limits: &Limits, side: Color, overhead: u64) -> Option<TimeLimits> 
     // An iteration may overrun the soft limit; the hard limit caps that at a few times the
     // average, and never more than three quarters of what is left.
     let hard = (soft * 3).min(usable * 3 / 4);
+    // No floor: with nothing usable both limits are zero, and the search answers after depth 1
+    // (which never polls the clock) instead of spending the reserve a millisecond a move.
     Some(TimeLimits {
-        soft: Duration::from_millis(soft.min(hard).max(1)),
-        hard: Duration::from_millis(hard.max(1)),
+        soft: Duration::from_millis(soft.min(hard)),
+        hard: Duration::from_millis(hard),
         fixed: false,
     })
 }
@@ -161,10 +163,13 @@ mod tests {
             assert!(l.soft <= l.hard, "{time} {inc} {mtg:?}: {l:?}");
             let usable = time.saturating_sub(10);
             assert!(
-                l.hard.as_millis() as u64 <= (usable * 3 / 4).max(1),
+                l.hard.as_millis() as u64 <= usable * 3 / 4,
                 "{time} {inc} {mtg:?}: {l:?}"
             );
         }
+        // At or under the overhead nothing is usable: answer after the first iteration.
+        let scraps = allot(&clock(8, 0, None), Color::White, 10).unwrap();
+        assert_eq!((scraps.soft, scraps.hard), (Duration::ZERO, Duration::ZERO));
         let l = allot(&clock(10_000, 100, None), Color::Black, 10).unwrap();
         assert_eq!(l.soft, Duration::from_millis((9990 + 90 * 29) / 30));
         let movetime = Limits {

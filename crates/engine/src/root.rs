@@ -9,7 +9,7 @@ use crate::time::{Limits, TimeManager, allot};
 use crate::tt::Bound;
 use chess::{Move, Position};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 // ANCHOR: root_move
 /// A legal move at the root with what the last iterations found for it.
@@ -58,6 +58,9 @@ pub struct SearchOptions {
     pub multipv: usize,
     /// Milliseconds lost per move between engine and GUI (`Move Overhead`).
     pub move_overhead: u64,
+    /// When `go` arrived: the GUI's clock runs from then, not from when the search thread starts.
+    /// `None`: from the start of the search.
+    pub go_received: Option<Instant>,
 }
 
 impl Default for SearchOptions {
@@ -65,6 +68,7 @@ impl Default for SearchOptions {
         SearchOptions {
             multipv: 1,
             move_overhead: 10,
+            go_received: None,
         }
     }
 }
@@ -167,7 +171,11 @@ impl Search {
             ..Frame::default()
         };
         self.tt.new_search();
-        self.time = TimeManager::new(allot(limits, pos.side_to_move(), options.move_overhead));
+        let limits_of_time = allot(limits, pos.side_to_move(), options.move_overhead);
+        self.time = TimeManager::starting_at(
+            options.go_received.unwrap_or_else(Instant::now),
+            limits_of_time,
+        );
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         self.infinite = limits.infinite;
         self.was_pondering = limits.ponder;

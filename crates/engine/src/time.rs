@@ -68,9 +68,12 @@ pub fn allot(limits: &Limits, side: Color, overhead: u64) -> Option<TimeLimits> 
     let moves = limits
         .movestogo
         .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
-    // The time for the coming moves, shared out evenly: each brings its increment but also loses
-    // the overhead again.
-    let total = usable + inc.saturating_sub(overhead).saturating_mul(moves - 1);
+    // The time for the coming moves, shared out evenly: each brings its increment but loses the
+    // overhead, increment or not, so a clock too short to pay the overhead of every coming move
+    // leaves nothing to think with.
+    let total = time
+        .saturating_add(inc.saturating_mul(moves - 1))
+        .saturating_sub(overhead.saturating_mul(moves));
     let soft = total / moves;
     // An iteration may overrun the soft limit; the hard limit caps that at a few times the
     // average, and never more than three quarters of what is left.
@@ -94,10 +97,12 @@ pub struct TimeManager {
 
 impl TimeManager {
     pub fn new(limits: Option<TimeLimits>) -> TimeManager {
-        TimeManager {
-            start: Instant::now(),
-            limits,
-        }
+        TimeManager::starting_at(Instant::now(), limits)
+    }
+
+    /// A clock that started at `start` (when `go` arrived), not now.
+    pub fn starting_at(start: Instant, limits: Option<TimeLimits>) -> TimeManager {
+        TimeManager { start, limits }
     }
 
     /// Starts the clock again (at `ponderhit`: the time spent pondering was the opponent's).
@@ -181,5 +186,36 @@ mod tests {
             Duration::from_millis(490)
         );
         assert_eq!(allot(&Limits::depth(5), Color::White, 10), None);
+    }
+
+    /// If every move takes its soft limit and the GUI charges the full overhead on top, a clock
+    /// that holds the overhead of the moves to go never runs out, increment or not. (Taking the
+    /// overhead off only once, a sudden-death second ran out after 45 such moves.)
+    #[test]
+    fn the_overhead_is_paid_on_every_move() {
+        let overhead = 10;
+        for (time, inc) in [
+            (1000, 0),
+            (3000, 0),
+            (60_000, 0),
+            (1000, 5),
+            (1000, 10),
+            (10_000, 100),
+        ] {
+            let mut left = time as i64;
+            for moves in 0..60 {
+                let l = allot(&clock(left as u64, inc, None), Color::White, overhead).unwrap();
+                left -= (l.soft.as_millis() as u64 + overhead) as i64;
+                assert!(
+                    left > 0,
+                    "{time}+{inc}: out of time after {} moves",
+                    moves + 1
+                );
+                left += inc as i64;
+            }
+        }
+        // Under the overhead of the moves to go, every move is answered after depth 1.
+        let scraps = allot(&clock(100, 0, None), Color::White, overhead).unwrap();
+        assert_eq!((scraps.soft, scraps.hard), (Duration::ZERO, Duration::ZERO));
     }
 }

@@ -285,6 +285,7 @@ impl Session {
     // ANCHOR_END: set_command
 
     fn go(&mut self, args: &[&str]) {
+        let go_received = Instant::now();
         let limits = match parse_go(args, &self.position) {
             Ok(Go::Search(limits)) => limits,
             Ok(Go::Perft(depth)) => {
@@ -314,6 +315,7 @@ impl Session {
         let options = SearchOptions {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
+            go_received: Some(go_received),
         };
         // ANCHOR: search_thread
         let spawned = std::thread::Builder::new()

@@ -10,6 +10,7 @@ use common::Engine;
 use std::time::{Duration, Instant};
 
 struct Clock {
+    name: &'static str,
     base_ms: i64,
     inc_ms: i64,
     /// Moves per period (with `movestogo`), `None` for sudden death.
@@ -21,6 +22,9 @@ fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize) -> usize {
     let mut pos = Position::from_fen(start).unwrap();
     let mut moves: Vec<String> = Vec::new();
     let mut time = [clock.base_ms, clock.base_ms];
+    // Each ply's clock before the move and the time it took, for the message of a failure.
+    let mut spent: Vec<String> = Vec::new();
+    let (mut total_used, mut longest, mut least_left) = (0, 0, i64::MAX);
     e.send("ucinewgame");
     e.is_ready();
     for ply in 0..max_plies {
@@ -43,13 +47,19 @@ fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize) -> usize {
             "bestmove",
             Duration::from_millis(time[side].max(0) as u64 + 5000),
         );
-        let used = sent.elapsed().as_millis() as i64;
+        // Whole milliseconds, rounded up: a part of one is never free.
+        let used = sent.elapsed().as_micros().div_ceil(1000) as i64;
+        spent.push(format!("{}/{used}", time[side]));
         assert!(
             used < time[side],
-            "ply {ply}: used {used} ms with {} ms on the clock ({go})",
-            time[side]
+            "ply {ply}: used {used} ms with {} ms on the clock ({go}); clock/used so far: {}",
+            time[side],
+            spent.join(" ")
         );
         time[side] -= used;
+        total_used += used;
+        longest = longest.max(used);
+        least_left = least_left.min(time[side]);
         time[side] += clock.inc_ms;
         if let Some(period) = clock.moves_per_period {
             // A new period begins after the last move of this one.
@@ -64,7 +74,14 @@ fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize) -> usize {
         pos.make_move(mv);
         moves.push(best);
     }
-    moves.len()
+    // Shown with `--nocapture`: how close the game came to the flag.
+    let plies = moves.len();
+    println!(
+        "{}: {plies} plies, mean {:.1} ms a move, longest {longest} ms, least left {least_left} ms",
+        clock.name,
+        total_used as f64 / plies.max(1) as f64
+    );
+    plies
 }
 
 const MIDDLEGAME: &str = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
@@ -75,6 +92,7 @@ fn survives_fast_and_tricky_clocks() {
     e.send("setoption name Move Overhead value 10");
     // 1 s + 10 ms a move: a whole game.
     let one = Clock {
+        name: "1 s + 0.01 s",
         base_ms: 1000,
         inc_ms: 10,
         moves_per_period: None,
@@ -82,6 +100,7 @@ fn survives_fast_and_tricky_clocks() {
     assert!(play(&mut e, &one, chess::STARTPOS, 240) > 20);
     // 40 moves in 10 s with movestogo: through the 40th move of the period and past it.
     let forty = Clock {
+        name: "40 moves in 10 s",
         base_ms: 10_000,
         inc_ms: 0,
         moves_per_period: Some(40),
@@ -89,6 +108,7 @@ fn survives_fast_and_tricky_clocks() {
     assert_eq!(play(&mut e, &forty, MIDDLEGAME, 84), 84);
     // 0.1 s left, no increment: twenty moves each.
     let scraps = Clock {
+        name: "0.1 s, no increment",
         base_ms: 100,
         inc_ms: 0,
         moves_per_period: None,
@@ -96,6 +116,7 @@ fn survives_fast_and_tricky_clocks() {
     assert_eq!(play(&mut e, &scraps, MIDDLEGAME, 40), 40);
     // 10 s + 0.1 s: the opening and early middlegame.
     let ten = Clock {
+        name: "10 s + 0.1 s",
         base_ms: 10_000,
         inc_ms: 100,
         moves_per_period: None,

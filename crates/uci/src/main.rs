@@ -4,6 +4,7 @@
 mod go;
 mod options;
 mod output;
+mod search_thread;
 mod session;
 
 use session::Session;

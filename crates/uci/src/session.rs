@@ -4,6 +4,7 @@
 use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
 use crate::output::say;
+use crate::search_thread::SearchThread;
 use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::score::UciScore;
@@ -14,11 +15,7 @@ use engine::{
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
 use std::time::Instant;
-
-/// The search thread's stack: deep recursion with move lists on the stack.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
 
 pub struct Session {
     position: Position,
@@ -29,9 +26,10 @@ pub struct Session {
     params: Params,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
-    /// The search state while idle; a running search thread owns it and hands it back.
+    /// The search state while idle; a running search owns it and hands it back.
     search: Option<Search>,
-    thread: Option<JoinHandle<Search>>,
+    /// Started at the first `go`, then kept for every search.
+    worker: Option<SearchThread>,
     /// Set by the search thread just before it sends `bestmove`: from then on it is as good as
     /// finished, and a command that follows `bestmove` at once must not be refused.
     answered: Arc<AtomicBool>,
@@ -78,7 +76,7 @@ impl Session {
             tt,
             signals,
             search: Some(search),
-            thread: None,
+            worker: None,
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
         }
@@ -94,29 +92,25 @@ impl Session {
 
     /// Whether a search is running and hasn't been told to stop.
     fn searching(&self) -> bool {
-        self.thread.as_ref().is_some_and(|t| !t.is_finished())
+        self.worker.as_ref().is_some_and(SearchThread::is_running)
             && !self.answered.load(Ordering::Relaxed)
             && !self.signals.stop.load(Ordering::Relaxed)
     }
 
     /// Waits for the search thread (if any) and takes the search state back.
     pub fn wait(&mut self) {
-        if let Some(thread) = self.thread.take() {
-            match thread.join() {
-                Ok(search) => {
-                    self.last_notes = search.notes.clone();
-                    self.search = Some(search);
-                }
-                Err(_) => {
-                    // The thread panicked (a bug): start afresh rather than die.
-                    error("the search thread failed; its state was reset");
-                    self.search = Some(Search::new(
-                        self.tt.clone(),
-                        Box::new(HceEvaluator::default()),
-                        self.signals.clone(),
-                    ));
-                }
+        match self.worker.as_mut().and_then(SearchThread::wait) {
+            Some(Ok(search)) => {
+                self.last_notes = search.notes.clone();
+                self.search = Some(search);
             }
+            Some(Err(_)) => {
+                // The search panicked (a bug): start afresh rather than die.
+                error("the search thread failed; its state was reset");
+                self.worker = None;
+                self.search = Some(self.fresh_search());
+            }
+            None => {}
         }
     }
 
@@ -297,6 +291,18 @@ impl Session {
                 return;
             }
         };
+        if self.worker.is_none() {
+            match SearchThread::start() {
+                Ok(worker) => self.worker = Some(worker),
+                Err(e) => {
+                    error(format!("could not start the search thread: {e}"));
+                    return;
+                }
+            }
+        }
+        let Some(worker) = self.worker.as_mut() else {
+            return;
+        };
         let Some(mut search) = self.search.take() else {
             error("no search state (internal)");
             return;
@@ -318,40 +324,38 @@ impl Session {
             go_received: Some(go_received),
         };
         // ANCHOR: search_thread
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                let start = Instant::now();
-                let result = search.run(&position, &history, &limits, &options, &mut |info| {
-                    say!("{}", info_line(info, chess960, start));
-                });
-                answered.store(true, Ordering::Relaxed);
-                match result.best_move {
-                    Some(best) => match result.ponder_move {
-                        Some(ponder) => say!(
-                            "bestmove {} ponder {}",
-                            best.to_uci(chess960),
-                            ponder.to_uci(chess960)
-                        ),
-                        None => say!("bestmove {}", best.to_uci(chess960)),
-                    },
-                    None => say!("bestmove 0000"),
-                }
-                search
+        let job = Box::new(move || {
+            let result = search.run(&position, &history, &limits, &options, &mut |info| {
+                say!("{}", info_line(info, chess960, go_received));
             });
-        // ANCHOR_END: search_thread
-        match spawned {
-            Ok(handle) => self.thread = Some(handle),
-            Err(e) => {
-                error(format!("could not start the search thread: {e}"));
-                self.search = Some(Search::new(
-                    self.tt.clone(),
-                    Box::new(HceEvaluator::default()),
-                    self.signals.clone(),
-                ));
+            answered.store(true, Ordering::Relaxed);
+            match result.best_move {
+                Some(best) => match result.ponder_move {
+                    Some(ponder) => say!(
+                        "bestmove {} ponder {}",
+                        best.to_uci(chess960),
+                        ponder.to_uci(chess960)
+                    ),
+                    None => say!("bestmove {}", best.to_uci(chess960)),
+                },
+                None => say!("bestmove 0000"),
             }
+            search
+        });
+        // ANCHOR_END: search_thread
+        if worker.run(job).is_err() {
+            error("the search thread has gone; its state was reset");
+            self.worker = None;
+            self.search = Some(self.fresh_search());
         }
+    }
+
+    fn fresh_search(&self) -> Search {
+        Search::new(
+            self.tt.clone(),
+            Box::new(HceEvaluator::default()),
+            self.signals.clone(),
+        )
     }
 
     fn display(&self) {

@@ -62,12 +62,7 @@ impl Session {
     pub fn new() -> Session {
         let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
         let signals = Arc::new(Signals::default());
-        let search = Search::new(
-            tt.clone(),
-            Box::new(HceEvaluator::default()),
-            signals.clone(),
-        );
-        Session {
+        let mut session = Session {
             position: Position::startpos(),
             history: Vec::new(),
             options: Options::default(),
@@ -75,11 +70,13 @@ impl Session {
             params: Params::default(),
             tt,
             signals,
-            search: Some(search),
+            search: None,
             worker: None,
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
-        }
+        };
+        session.search = Some(session.fresh_search());
+        session
     }
 
     fn mode(&self) -> CastlingMode {
@@ -294,15 +291,9 @@ impl Session {
         if self.worker.is_none() {
             match SearchThread::start() {
                 Ok(worker) => self.worker = Some(worker),
-                Err(e) => {
-                    error(format!("could not start the search thread: {e}"));
-                    return;
-                }
+                Err(e) => return error(format!("could not start the search thread: {e}")),
             }
         }
-        let Some(worker) = self.worker.as_mut() else {
-            return;
-        };
         let Some(mut search) = self.search.take() else {
             error("no search state (internal)");
             return;
@@ -343,13 +334,18 @@ impl Session {
             search
         });
         // ANCHOR_END: search_thread
-        if worker.run(job).is_err() {
+        if self
+            .worker
+            .as_mut()
+            .is_none_or(|worker| worker.run(job).is_err())
+        {
             error("the search thread has gone; its state was reset");
             self.worker = None;
             self.search = Some(self.fresh_search());
         }
     }
 
+    /// A new search state, as at start-up: after a search was lost to a bug, nothing of it is kept.
     fn fresh_search(&self) -> Search {
         Search::new(
             self.tt.clone(),

@@ -27,6 +27,7 @@
 //! same `--seed` does not replay the same openings, while a fresh file and a seed reproduce them.
 
 use crate::format::{self, GameResult, RECORD_SIZE};
+use crate::games;
 use chess::rng::{self, Rng};
 use chess::{CastlingMode, Epd, Position, repetitions};
 use engine::score::is_mate;
@@ -60,6 +61,17 @@ pub struct Config {
     pub win_score: i32,
     pub win_plies: usize,
     pub quiet: bool,
+    /// How the games are written.
+    pub format: DataFormat,
+}
+
+/// The two ways `datagen` writes its games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataFormat {
+    /// The kept positions, each as a 32-byte record ([`crate::format`]): what the Texel tuner reads.
+    Records,
+    /// Each game whole, its start position and 4 bytes a move ([`crate::games`]): the network's data.
+    Games,
 }
 
 /// The tally of a run.
@@ -73,9 +85,10 @@ pub struct Tally {
     pub results: [AtomicU64; 3],
 }
 
-/// One finished game: its records, ready to write.
+/// One finished game, encoded and ready to write.
 pub struct Game {
     pub bytes: Vec<u8>,
+    /// The positions kept (written as records, or counted as trainable in a game).
     pub positions: u64,
     pub result: GameResult,
     pub plies: usize,
@@ -186,7 +199,8 @@ impl Player {
 
         self.tt.clear();
         self.search.clear();
-        let mut bytes = Vec::with_capacity(RECORD_SIZE * 256);
+        let start = pos.clone();
+        let mut played: Vec<(chess::Move, i32)> = Vec::with_capacity(256);
         let mut kept: Vec<(Position, i32)> = Vec::with_capacity(256);
         let mut plies = random_plies;
         // The side the score has favoured by at least `win_score`, and for how many plies.
@@ -210,6 +224,7 @@ impl Player {
             if quiet && !is_mate(found.score) {
                 kept.push((pos.clone(), white_score));
             }
+            played.push((mv, white_score));
             if is_mate(found.score) || found.score.abs() >= config.win_score {
                 let side = white_score.signum();
                 streak = if streak.0 == side {
@@ -232,14 +247,23 @@ impl Player {
             plies += 1;
         };
         // ANCHOR_END: keep
-        for (p, score) in &kept {
-            // A position has at most 32 pieces, so encoding can't fail.
-            if let Ok(record) = format::encode(p, *score, result) {
-                bytes.extend_from_slice(&record);
+        // A legal position has at most 32 pieces, so encoding can't fail.
+        let bytes = match config.format {
+            DataFormat::Records => {
+                let mut bytes = Vec::with_capacity(RECORD_SIZE * kept.len());
+                for (p, score) in &kept {
+                    bytes.extend_from_slice(&format::encode(p, *score, result).ok()?);
+                }
+                bytes
             }
-        }
+            DataFormat::Games => {
+                let mut bytes = Vec::with_capacity(games::game_size(played.len()));
+                games::encode_game(&start, result, &played, &mut bytes).ok()?;
+                bytes
+            }
+        };
         Some(Game {
-            positions: (bytes.len() / RECORD_SIZE) as u64,
+            positions: kept.len() as u64,
             bytes,
             result,
             plies,
@@ -247,9 +271,9 @@ impl Player {
     }
 }
 
-/// Opens the output for appending, first cutting off an incomplete last record. Returns the file
-/// and the number of whole records already in it.
-pub fn open_output(path: &Path) -> Result<(File, u64), String> {
+/// Opens the output for appending, first cutting off an incomplete last record or game. Returns
+/// the file and the number of whole records (or games) already in it.
+pub fn open_output(path: &Path, data: DataFormat) -> Result<(File, u64), String> {
     let err = |e: std::io::Error| format!("{}: {e}", path.display());
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(err)?;
@@ -260,16 +284,25 @@ pub fn open_output(path: &Path) -> Result<(File, u64), String> {
         .open(path)
         .map_err(err)?;
     let len = file.metadata().map_err(err)?.len();
-    let whole = len - len % RECORD_SIZE as u64;
+    let (whole, count, what) = match data {
+        DataFormat::Records => {
+            let whole = len - len % RECORD_SIZE as u64;
+            (whole, whole / RECORD_SIZE as u64, "record")
+        }
+        DataFormat::Games => {
+            let scan = games::scan_file(path, |_| {})?;
+            (scan.complete_bytes, scan.games, "game")
+        }
+    };
     if whole != len {
         eprintln!(
-            "{}: cutting off an incomplete last record ({} bytes)",
+            "{}: cutting off an incomplete last {what} ({} bytes)",
             path.display(),
             len - whole
         );
         file.set_len(whole).map_err(err)?;
     }
-    Ok((file, whole / RECORD_SIZE as u64))
+    Ok((file, count))
 }
 
 /// Runs `datagen`; returns the tally.
@@ -278,7 +311,7 @@ pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
     for book in &config.books {
         openings.extend(load_book(book)?);
     }
-    let (file, existing) = open_output(&config.out)?;
+    let (file, existing) = open_output(&config.out, config.format)?;
     let seed = rng::derive(config.seed, existing);
     let threads = config.threads.max(1);
     let source = if config.books.is_empty() {
@@ -303,7 +336,11 @@ pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
         config.seed,
         config.out.display(),
         if existing > 0 {
-            format!(" (appending to its {existing} positions)")
+            let unit = match config.format {
+                DataFormat::Records => "positions",
+                DataFormat::Games => "games",
+            };
+            format!(" (appending to its {existing} {unit})")
         } else {
             String::new()
         }

@@ -1,7 +1,8 @@
 //! cb2026's tuning tools, behind the `tune` binary:
 //!
 //! - [`datagen`]: self-play games at a fixed node count, written as quiet positions labelled with
-//!   the game's result, in the 32-byte records of [`format`];
+//!   the game's result, in the 32-byte records of [`format`], or whole games in the compact
+//!   format of [`games`] (4 bytes a move: the network's training data);
 //! - [`texel`]: the Texel tuner, which fits every weight of the hand-crafted evaluation to those
 //!   results and writes them back as `crates/engine/src/eval/tuned.rs`;
 //! - [`spsa`]: SPSA for the search's parameters, playing its games with `arena`.
@@ -17,5 +18,6 @@
 
 pub mod datagen;
 pub mod format;
+pub mod games;
 pub mod spsa;
 pub mod texel;

@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tune::{datagen, format, spsa, texel};
+use tune::{datagen, format, games, spsa, texel};
 
 /// The bigger opening book, where this machine has it, else the repository's.
 fn default_book() -> PathBuf {
@@ -48,6 +48,7 @@ enum Cmd {
     Texel(TexelArgs),
     Spsa(SpsaArgs),
     Show(ShowArgs),
+    Games(GamesArgs),
 }
 
 /// Self-play at a fixed node count: writes quiet positions with the game's result (32-byte
@@ -101,6 +102,31 @@ struct DatagenArgs {
     /// No progress display.
     #[arg(long)]
     quiet: bool,
+    /// `records`: the kept positions as 32-byte records (for `texel`); `games`: every game whole,
+    /// 4 bytes a move (the network's data; `tune games` reads it).
+    #[arg(long, value_enum, default_value_t = FormatArg::Records)]
+    format: FormatArg,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum FormatArg {
+    Records,
+    Games,
+}
+
+/// Reads files of `datagen --format games`: checks every move, counts games, positions and
+/// results, prints the first kept positions, and with --unpack writes the kept positions as
+/// 32-byte records (the format `texel` and `show` read).
+#[derive(clap::Args, Debug)]
+struct GamesArgs {
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Kept positions to print.
+    #[arg(long, default_value_t = 0)]
+    limit: usize,
+    /// Write the kept positions here as records.
+    #[arg(long, value_name = "FILE")]
+    unpack: Option<PathBuf>,
 }
 
 /// Fits the evaluation's weights to game results (Texel's method, Adam) and writes them as
@@ -245,6 +271,10 @@ fn datagen_cmd(a: DatagenArgs) -> Result<(), String> {
         win_score: a.win_score,
         win_plies: a.win_plies,
         quiet: a.quiet,
+        format: match a.format {
+            FormatArg::Records => datagen::DataFormat::Records,
+            FormatArg::Games => datagen::DataFormat::Games,
+        },
     };
     datagen::run(&config).map(|_| ())
 }
@@ -366,6 +396,53 @@ fn spsa_cmd(a: SpsaArgs) -> Result<(), String> {
     Ok(())
 }
 
+fn games_cmd(a: GamesArgs) -> Result<(), String> {
+    let mut out = Vec::new();
+    let mut printed = 0;
+    let mut results = [0u64; 3];
+    let (mut games, mut positions, mut kept) = (0u64, 0u64, 0u64);
+    for file in &a.files {
+        let scan = games::scan_file(file, |ply| {
+            if !games::keep(ply) {
+                return;
+            }
+            kept += 1;
+            if printed < a.limit {
+                println!(
+                    "{} | {} | {} | {}",
+                    ply.position.to_fen(),
+                    ply.best_move,
+                    ply.result.pgn(),
+                    ply.score
+                );
+                printed += 1;
+            }
+            if a.unpack.is_some()
+                && let Ok(record) = format::encode(ply.position, ply.score as i32, ply.result)
+            {
+                out.extend_from_slice(&record);
+            }
+        })?;
+        games += scan.games;
+        positions += scan.positions;
+        for (total, n) in results.iter_mut().zip(scan.results) {
+            *total += n;
+        }
+        if scan.complete_bytes != std::fs::metadata(file).map_or(0, |m| m.len()) {
+            eprintln!("{}: an incomplete last game, left out", file.display());
+        }
+    }
+    println!(
+        "{games} games, {positions} positions, {kept} kept; results from White's view: 1-0 {} / 1/2-1/2 {} / 0-1 {}",
+        results[2], results[1], results[0]
+    );
+    if let Some(path) = &a.unpack {
+        std::fs::write(path, &out).map_err(|e| format!("{}: {e}", path.display()))?;
+        println!("{kept} records -> {}", path.display());
+    }
+    Ok(())
+}
+
 fn show_cmd(a: ShowArgs) -> Result<(), String> {
     let err = |e: std::io::Error| format!("{}: {e}", a.file.display());
     let records = format::read_all(&a.file).map_err(err)?;
@@ -397,6 +474,7 @@ fn main() -> ExitCode {
         Cmd::Texel(a) => texel_cmd(a),
         Cmd::Spsa(a) => spsa_cmd(a),
         Cmd::Show(a) => show_cmd(a),
+        Cmd::Games(a) => games_cmd(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -74,6 +74,7 @@ fn datagen_writes_quiet_labelled_positions_and_appends() {
         win_score: 1000,
         win_plies: 4,
         quiet: true,
+        format: datagen::DataFormat::Records,
     };
     let tally = datagen::run(&config).unwrap();
     let games = tally.games.load(std::sync::atomic::Ordering::Relaxed);
@@ -125,6 +126,7 @@ fn a_seed_and_game_number_give_the_same_game() {
         win_score: 1000,
         win_plies: 4,
         quiet: true,
+        format: datagen::DataFormat::Records,
     };
     let openings = datagen::load_book(&root().join("data/openings/uho.epd")).unwrap();
     let (mut a, mut b) = (datagen::Player::new(1, 300), datagen::Player::new(1, 300));
@@ -320,4 +322,56 @@ fn records_carry_the_result() {
     let pos = Position::startpos();
     let r = format::encode(&pos, 25, GameResult::WhiteWins).unwrap();
     assert_eq!(format::decode(&r).unwrap().result.white_points(), 1.0);
+}
+
+#[test]
+fn datagen_writes_whole_games_that_replay_and_resume() {
+    let out = temp("datagen.games");
+    let _ = std::fs::remove_file(&out);
+    let config = datagen::Config {
+        out: out.clone(),
+        threads: 2,
+        nodes: 400,
+        positions: None,
+        games: Some(3),
+        books: vec![root().join("data/openings/balanced.epd")],
+        random_plies: 8,
+        mixed_parity: true,
+        seed: 3,
+        hash_mib: 1,
+        max_plies: 400,
+        win_score: 1000,
+        win_plies: 4,
+        quiet: true,
+        format: datagen::DataFormat::Games,
+    };
+    let tally = datagen::run(&config).unwrap();
+    let written = tally.games.load(std::sync::atomic::Ordering::Relaxed);
+    let mut kept = 0u64;
+    let scan = tune::games::scan_file(&out, |ply| kept += tune::games::keep(ply) as u64).unwrap();
+    // Every game replays by the rules, and the reader's filter keeps what datagen counted.
+    assert_eq!(scan.games, written);
+    assert_eq!(
+        kept,
+        tally.positions.load(std::sync::atomic::Ordering::Relaxed)
+    );
+    assert!(scan.positions > kept && kept > 10, "{scan:?}, {kept} kept");
+    assert_eq!(scan.results.iter().sum::<u64>(), written);
+
+    // A torn last game (a killed run) is cut off, and the next run appends whole games.
+    let first = std::fs::read(&out).unwrap();
+    let mut bytes = first.clone();
+    bytes.extend_from_slice(&first[..45]);
+    std::fs::write(&out, &bytes).unwrap();
+    datagen::run(&datagen::Config {
+        games: Some(1),
+        ..config
+    })
+    .unwrap();
+    let second = std::fs::read(&out).unwrap();
+    assert_eq!(&second[..first.len()], &first[..]);
+    let resumed = tune::games::scan_file(&out, |_| {}).unwrap();
+    assert!(resumed.games > scan.games);
+    assert_eq!(resumed.complete_bytes, second.len() as u64);
+    std::fs::remove_file(&out).unwrap();
 }

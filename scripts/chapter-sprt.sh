@@ -58,9 +58,12 @@ elif [[ -e $games/$name.pgn ]]; then
     exit 2
 fi
 
+# cb2026 lists its techniques as UCI options (which arena sets only if listed) when started with
+# --technique-options; ENGINE_ARGS= (empty) for a build from before that flag.
+engine_args=${ENGINE_ARGS---technique-options}
 "$arena" \
-    --engine cmd="$engine" name=on "${new[@]}" \
-    --engine cmd="$engine" name=off "${off[@]}" \
+    --engine cmd="$engine" args="$engine_args" name=on "${new[@]}" \
+    --engine cmd="$engine" args="$engine_args" name=off "${off[@]}" \
     --each option.Hash=16 option.Threads=1 \
     --tc "${TC:-8+0.08}" \
     --sprt elo0="${ELO0:-0}" elo1="${ELO1:-10}" alpha=0.05 beta=0.05 \

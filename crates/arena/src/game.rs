@@ -486,7 +486,7 @@ pub fn play(
                 return record.lost_by_fault(side, FaultKind::IllegalMove, detail);
             }
         };
-        let move_number = u32::from(pos.fullmove_number());
+        let move_number = pos.fullmove_number();
         record.moves.push(PlayedMove {
             san: pos.san(mv),
             score: info.score,

@@ -44,7 +44,7 @@ impl Position {
 /// positions of `history` (the hashes of the earlier positions of the game, oldest first, not
 /// including the current one). Only positions with the same side to move are compared. A count of
 /// 2 or more is a threefold repetition.
-pub fn repetitions(history: &[u64], key: u64, halfmove_clock: u16) -> usize {
+pub fn repetitions(history: &[u64], key: u64, halfmove_clock: u32) -> usize {
     let reach = (halfmove_clock as usize).min(history.len());
     history[history.len() - reach..]
         .iter()

@@ -73,8 +73,12 @@ fn error(field: FenField, reason: impl Into<String>) -> FenError {
     }
 }
 
-/// At most this many full moves, so that the game ply fits in 16 bits.
+/// At most this many full moves: far past any real game, and a larger number is more likely a
+/// damaged field than a position.
 const MAX_FULLMOVE: u32 = 30_000;
+/// The largest halfmove clock a FEN may give (the counters are 32 bits wide and saturate, so a
+/// long move list after it can't wrap them).
+const MAX_HALFMOVE_CLOCK: u32 = 65_535;
 
 impl Position {
     /// Reads a FEN with standard castling rules. The clocks may be left out (as in EPD).
@@ -134,12 +138,15 @@ impl Position {
         pos.hash ^= pos.castling.hash();
         parse_en_passant(&mut pos, en_passant)?;
 
-        pos.halfmove_clock = halfmove.parse::<u16>().map_err(|_| {
-            error(
-                FenField::HalfmoveClock,
-                format!("'{halfmove}' is not a whole number from 0 to 65535"),
-            )
-        })?;
+        pos.halfmove_clock = match halfmove.parse::<u32>() {
+            Ok(n) if n <= MAX_HALFMOVE_CLOCK => n,
+            _ => {
+                return Err(error(
+                    FenField::HalfmoveClock,
+                    format!("'{halfmove}' is not a whole number from 0 to {MAX_HALFMOVE_CLOCK}"),
+                ));
+            }
+        };
         let fullmove_number = match fullmove.parse::<u32>() {
             // Some writers put 0 here; read it as the first move.
             Ok(n) if n <= MAX_FULLMOVE => n.max(1),
@@ -150,8 +157,18 @@ impl Position {
                 ));
             }
         };
-        pos.game_ply = ((fullmove_number - 1) * 2 + pos.side.index() as u32) as u16;
+        pos.game_ply = (fullmove_number - 1) * 2 + pos.side.index() as u32;
         pos.update_check_info();
+        // One move gives check with at most two pieces (a discovered check by a second one).
+        if pos.checkers.popcount() > 2 {
+            return Err(error(
+                FenField::Whole,
+                format!(
+                    "{} checkers: no move gives check with more than two pieces",
+                    pos.checkers.popcount()
+                ),
+            ));
+        }
         Ok(pos)
     }
 
@@ -246,10 +263,20 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> 
     for (i, text) in ranks.iter().enumerate() {
         let rank = Rank::new(7 - i as u8);
         let mut file = 0u8;
+        let mut after_digit = false;
         for c in text.chars() {
             if let Some(skip) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                // FEN counts a run of empty squares with one digit: "44" is no FEN's spelling.
+                if after_digit {
+                    return Err(error(
+                        FenField::Placement,
+                        format!("two digits in a row in rank {}", rank.to_char()),
+                    ));
+                }
+                after_digit = true;
                 file += skip as u8;
             } else if let Some(piece) = Piece::from_char(c) {
+                after_digit = false;
                 if file < 8 {
                     pos.put_piece(piece, Square::new(File::new(file), rank));
                 }
@@ -292,6 +319,19 @@ fn validate_material(pos: &Position) -> Result<(), FenError> {
             return Err(error(
                 FenField::Placement,
                 format!("{} has {count} kings, not one", color_name(color)),
+            ));
+        }
+    }
+    for color in Color::ALL {
+        let pieces = pos.pieces_of_color(color).popcount();
+        let pawns = pos.pieces(PieceType::Pawn, color).popcount();
+        if pieces > 16 || pawns > 8 {
+            return Err(error(
+                FenField::Placement,
+                format!(
+                    "{} has {pieces} pieces, {pawns} of them pawns (at most 16 and 8)",
+                    color_name(color)
+                ),
             ));
         }
     }
@@ -686,6 +726,13 @@ mod tests {
             ),
             // Black, not to move, is in check from the rook.
             ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", Whole),
+            // Found by a fuzzer: three checkers, a run of empty squares spelt "44", 17 pieces
+            // and 9 pawns a side, a halfmove clock past 16 bits.
+            ("4k3/8/8/8/8/8/4r3/rrrrKrrr w - - 0 1", Whole),
+            ("4k3/8/44/8/8/8/8/4K3 w - - 0 1", Placement),
+            ("4k3/8/8/8/8/PPPPPPPP/PPPPPPPP/NK6 w - - 0 1", Placement),
+            ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", Placement),
+            ("4k3/8/8/8/8/8/8/4K2R w - - 65536 1", HalfmoveClock),
         ];
         for (fen, field) in cases {
             assert_eq!(field_of(fen), field, "{fen}");
@@ -702,6 +749,28 @@ mod tests {
         );
         let e = Position::from_fen("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1").unwrap_err();
         assert!(e.to_string().contains("black) is in check"), "{e}");
+    }
+
+    #[test]
+    fn the_counters_neither_wrap_nor_lose_count() {
+        // The highest halfmove clock a FEN may give goes on counting after it.
+        let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 65535 1").unwrap();
+        pos.make_move(pos.parse_uci_move("h1h2").unwrap());
+        assert_eq!(pos.halfmove_clock(), 65_536);
+        assert!(pos.to_fen().ends_with(" b - - 65536 1"), "{}", pos.to_fen());
+        // 5,600 plies from move 30,000 reach move 32,800.
+        let mut pos = Position::from_fen("4k3/8/8/8/8/8/8/4K2R w - - 0 30000").unwrap();
+        for _ in 0..1400 {
+            for mv in ["h1h2", "e8d8", "h2h1", "d8e8"] {
+                pos.make_move(pos.parse_uci_move(mv).unwrap());
+            }
+        }
+        assert_eq!(pos.fullmove_number(), 32_800);
+        assert!(
+            pos.to_fen().ends_with(" w - - 5600 32800"),
+            "{}",
+            pos.to_fen()
+        );
     }
 
     #[test]

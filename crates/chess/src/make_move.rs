@@ -22,8 +22,8 @@ impl Position {
         };
         let castling_before = self.castling;
 
-        self.halfmove_clock += 1;
-        self.game_ply += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        self.game_ply = self.game_ply.saturating_add(1);
         if let Some(ep) = self.en_passant.take() {
             self.hash ^= zobrist::en_passant(ep.file());
         }
@@ -102,8 +102,8 @@ impl Position {
         if let Some(ep) = self.en_passant.take() {
             self.hash ^= zobrist::en_passant(ep.file());
         }
-        self.halfmove_clock += 1;
-        self.game_ply += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
+        self.game_ply = self.game_ply.saturating_add(1);
         self.side = !self.side;
         self.hash ^= KEYS.black_to_move;
         self.checkers = Bitboard::EMPTY;

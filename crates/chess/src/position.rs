@@ -38,9 +38,11 @@ pub struct Position {
     pub(crate) castling: CastlingRights,
     /// Set only when a legal en-passant capture exists, so equal positions hash equally.
     pub(crate) en_passant: Option<Square>,
-    pub(crate) halfmove_clock: u16,
+    /// 32 bits, as the move number below: a `position ... moves` list may be longer than 16 bits
+    /// count, and a counter must not wrap to a small number.
+    pub(crate) halfmove_clock: u32,
     /// Half-moves since the game began (0 with White to move at move 1).
-    pub(crate) game_ply: u16,
+    pub(crate) game_ply: u32,
     pub(crate) hash: u64,
     pub(crate) pawn_key: u64,
     /// The opponent's pieces that give check.
@@ -123,19 +125,19 @@ impl Position {
     }
 
     #[inline]
-    pub fn halfmove_clock(&self) -> u16 {
+    pub fn halfmove_clock(&self) -> u32 {
         self.halfmove_clock
     }
 
     /// Half-moves played since the game began.
     #[inline]
-    pub fn game_ply(&self) -> u16 {
+    pub fn game_ply(&self) -> u32 {
         self.game_ply
     }
 
     /// The move number as FEN counts it: 1 at the start, increased after each Black move.
     #[inline]
-    pub fn fullmove_number(&self) -> u16 {
+    pub fn fullmove_number(&self) -> u32 {
         self.game_ply / 2 + 1
     }
 
@@ -370,7 +372,7 @@ impl Position {
             pos.hash ^= zobrist::en_passant(ep.file());
         }
         pos.halfmove_clock = self.halfmove_clock;
-        pos.game_ply = (self.fullmove_number() - 1) * 2 + pos.side.index() as u16;
+        pos.game_ply = (self.fullmove_number() - 1) * 2 + pos.side.index() as u32;
         pos.update_check_info();
         pos
     }

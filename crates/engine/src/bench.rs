@@ -12,6 +12,7 @@ use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use chess::{CastlingMode, Position};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// The depth `bench` searches to when none is given.
@@ -205,6 +206,8 @@ pub struct BenchReport {
     pub nodes: u64,
     pub time: Duration,
     pub notes: Notes,
+    /// Stopped by the signal before every position was searched (see [`run_with_signals`]).
+    pub stopped: bool,
 }
 
 impl BenchReport {
@@ -222,12 +225,31 @@ pub fn run(
     techniques: &Techniques,
     params: &Params,
 ) -> BenchReport {
+    run_with_signals(
+        positions,
+        depth,
+        techniques,
+        params,
+        Arc::new(Signals::default()),
+    )
+}
+
+/// [`run`], ending early when `signals.stop` is set (the UCI `stop` and `quit`): the position
+/// being searched is cut short and left out, and the report says it stopped.
+pub fn run_with_signals(
+    positions: &[(&'static str, bool)],
+    depth: i32,
+    techniques: &Techniques,
+    params: &Params,
+    signals: Arc<Signals>,
+) -> BenchReport {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
     let mut search = Search::new(
         tt.clone(),
         Box::new(HceEvaluator::default()),
-        Arc::new(Signals::default()),
+        signals.clone(),
     );
+    let mut stopped = false;
     search.techniques = techniques.clone();
     search.params = *params;
     let mut lines = Vec::new();
@@ -241,6 +263,10 @@ pub fn run(
         let Ok(pos) = Position::from_fen_with(fen, mode) else {
             continue;
         };
+        if signals.stop.load(Ordering::Relaxed) {
+            stopped = true;
+            break;
+        }
         tt.clear();
         search.clear();
         let t = Instant::now();
@@ -251,6 +277,10 @@ pub fn run(
             &SearchOptions::default(),
             &mut |_| {},
         );
+        if signals.stop.load(Ordering::Relaxed) {
+            stopped = true;
+            break;
+        }
         notes.merge(&search.notes);
         lines.push(BenchLine {
             fen,
@@ -264,6 +294,7 @@ pub fn run(
         time: lines.iter().map(|l| l.time).sum(),
         lines,
         notes,
+        stopped,
     }
 }
 // ANCHOR_END: bench_run

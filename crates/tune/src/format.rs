@@ -124,7 +124,8 @@ pub fn encode(pos: &Position, white_score: i32, result: GameResult) -> Result<Re
     }
     r[24] = pos.side_to_move().index() as u8;
     r[25] = pos.halfmove_clock().min(255) as u8;
-    r[26..28].copy_from_slice(&pos.fullmove_number().to_le_bytes());
+    let fullmove = pos.fullmove_number().min(u16::MAX as u32) as u16;
+    r[26..28].copy_from_slice(&fullmove.to_le_bytes());
     let score = white_score.clamp(i16::MIN as i32, i16::MAX as i32) as i16;
     r[28..30].copy_from_slice(&score.to_le_bytes());
     r[30] = result as u8;

@@ -23,6 +23,15 @@ fn non_negative(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
     Ok(number(keyword, value)?.max(0) as u64)
 }
 
+/// A depth, node or mate count: at least 1 (`go depth 0` would search nothing, and `go mate 0`
+/// asks for a mate that is already on the board).
+fn positive(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
+    match number(keyword, value)? {
+        n if n >= 1 => Ok(n as u64),
+        n => Err(format!("go: '{keyword} {n}': must be at least 1")),
+    }
+}
+
 const KEYWORDS: &[&str] = &[
     "wtime",
     "btime",
@@ -55,13 +64,17 @@ pub fn parse_go(args: &[&str], pos: &Position) -> Result<Go, String> {
                 limits.movestogo = Some(non_negative(keyword, value)?.min(10_000) as u32)
             }
             "movetime" => limits.movetime = Some(non_negative(keyword, value)?),
-            "depth" => limits.depth = Some(non_negative(keyword, value)?.clamp(1, 1000) as i32),
-            "nodes" => limits.nodes = Some(non_negative(keyword, value)?.max(1)),
-            "mate" => limits.mate = Some(non_negative(keyword, value)?.clamp(1, 1000) as u32),
+            "depth" => limits.depth = Some(positive(keyword, value)?.min(1000) as i32),
+            "nodes" => limits.nodes = Some(positive(keyword, value)?),
+            "mate" => limits.mate = Some(positive(keyword, value)?.min(1000) as u32),
             "perft" => {
                 let depth = non_negative(keyword, value)?;
                 if depth > 20 {
                     return Err(format!("go perft {depth}: too deep (at most 20)"));
+                }
+                // `go perft N` is a command of its own, not a search limit among others.
+                if args.len() != 2 {
+                    return Err("go perft: expected 'go perft DEPTH' and nothing else".into());
                 }
                 return Ok(Go::Perft(depth as u32));
             }
@@ -156,6 +169,12 @@ mod tests {
             "searchmoves e2e5",
             "nodes 1e9",
             "perft 99",
+            "perft 3 junk",
+            "depth 3 perft 3",
+            "depth 0",
+            "depth -5",
+            "nodes 0",
+            "mate 0",
         ] {
             assert!(go(bad).is_err(), "{bad}");
         }

@@ -1,5 +1,6 @@
 //! The `cb2026` binary: a UCI engine on stdin/stdout, or one command given as arguments
-//! (`cb2026 bench`, `cb2026 perft 6`, `cb2026 spsa`...).
+//! (`cb2026 bench`, `cb2026 perft 6`, `cb2026 spsa`...). `cb2026 --technique-options` is the
+//! engine with every technique listed as a UCI option, for match runners.
 
 mod go;
 mod options;
@@ -12,8 +13,14 @@ use std::io::BufRead;
 use std::sync::mpsc;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut session = Session::new();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--technique-options` (for match runners and scripts): list every technique as a UCI
+    // option, as well as the options a player sets.
+    let technique_options = args.first().is_some_and(|a| a == "--technique-options");
+    if technique_options {
+        args.remove(0);
+    }
+    let mut session = Session::new(technique_options);
     if !args.is_empty() {
         session.execute(&args.join(" "));
         session.wait();

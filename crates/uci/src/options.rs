@@ -35,8 +35,9 @@ impl Default for Options {
     }
 }
 
-/// The `option` lines of the `uci` answer.
-pub fn declarations() -> Vec<String> {
+/// The `option` lines of the `uci` answer; the techniques' check boxes only when asked for
+/// (`setoption` and `set` accept them either way).
+pub fn declarations(technique_options: bool) -> Vec<String> {
     let mut lines = vec![
         format!("option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"),
         format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
@@ -49,8 +50,11 @@ pub fn declarations() -> Vec<String> {
         "option name Clear Hash type button".to_string(),
     ];
     // ANCHOR: option_declarations
-    // Every technique can be switched from a GUI or a match runner.
-    for t in TECHNIQUES {
+    // Every technique can be switched from a match runner (or a GUI, started with the flag).
+    for t in TECHNIQUES
+        .iter()
+        .filter(|_| technique_options || cfg!(feature = "tune"))
+    {
         lines.push(format!(
             "option name {} type check default {}",
             t.name, t.default

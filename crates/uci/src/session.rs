@@ -5,7 +5,7 @@ use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
 use crate::output::say;
 use crate::search_thread::SearchThread;
-use chess::{CastlingMode, Position, divide};
+use chess::{CastlingMode, Position, divide_until};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::score::UciScore;
 use engine::techniques::parse_switch;
@@ -34,13 +34,36 @@ pub struct Session {
     /// finished, and a command that follows `bestmove` at once must not be refused.
     answered: Arc<AtomicBool>,
     last_notes: Notes,
+    /// List every technique as a UCI option (`cb2026 --technique-options`, for match runners);
+    /// otherwise a GUI's settings dialog shows only what a player sets.
+    technique_options: bool,
 }
 
 // ANCHOR: error
 fn error(message: impl std::fmt::Display) {
-    say!("info string error: {message}");
+    say!("info string error: {}", clip_words(&message.to_string()));
 }
 // ANCHOR_END: error
+
+/// The longest word an error message repeats whole: a bad token is echoed so the user sees what
+/// was refused, but a megabyte of garbage comes back as its first 40 characters and an ellipsis.
+const ECHO_CHARS: usize = 40;
+
+fn clip_words(message: &str) -> String {
+    let mut clipped = String::with_capacity(message.len().min(400));
+    for (i, word) in message.split(' ').enumerate() {
+        if i > 0 {
+            clipped.push(' ');
+        }
+        if word.chars().count() > ECHO_CHARS {
+            clipped.extend(word.chars().take(ECHO_CHARS));
+            clipped.push_str("...");
+        } else {
+            clipped.push_str(word);
+        }
+    }
+    clipped
+}
 
 /// The value after the name of a `setoption name ... value ...` command.
 fn split_setoption(args: &[&str]) -> Result<(String, String), String> {
@@ -59,7 +82,7 @@ fn split_setoption(args: &[&str]) -> Result<(String, String), String> {
 }
 
 impl Session {
-    pub fn new() -> Session {
+    pub fn new(technique_options: bool) -> Session {
         let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
         let signals = Arc::new(Signals::default());
         let mut session = Session {
@@ -74,6 +97,7 @@ impl Session {
             worker: None,
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
+            technique_options,
         };
         session.search = Some(session.fresh_search());
         session
@@ -148,7 +172,7 @@ impl Session {
             "uci" => self.uci(),
             "isready" => say!("readyok"),
             "ucinewgame" => {
-                self.tt.clear();
+                self.clear_hash();
                 if let Some(search) = &mut self.search {
                     search.clear();
                 }
@@ -180,10 +204,7 @@ impl Session {
             "stats" => crate::output::text(&self.last_notes.report()),
             "spsa" => crate::output::text(&Params::spsa_input()),
             "chapter-table" => self.chapter_table(args),
-            other => error(format!(
-                "unknown command '{}'",
-                other.chars().take(40).collect::<String>()
-            )),
+            other => error(format!("unknown command '{other}'")),
         }
         true
     }
@@ -191,7 +212,7 @@ impl Session {
     fn uci(&self) {
         say!("id name cb2026 {}", env!("CARGO_PKG_VERSION"));
         say!("id author the cb2026 developers");
-        for line in options::declarations() {
+        for line in options::declarations(self.technique_options) {
             say!("{line}");
         }
         say!("uciok");
@@ -225,7 +246,7 @@ impl Session {
             }
             "ponder" => self.options.ponder = options::parse_check(name, value)?,
             "uci_chess960" => self.options.chess960 = options::parse_check(name, value)?,
-            "clear hash" => self.tt.clear(),
+            "clear hash" => self.clear_hash(),
             _ => {
                 // ANCHOR: setoption_switches
                 // Technique and parameter names are lower case; like the others, any case goes.
@@ -237,10 +258,7 @@ impl Session {
                         options::parse_spin(name, value, i32::MIN as i64, i32::MAX as i64)? as i32;
                     self.params.set(&lower, v)?;
                 } else {
-                    return Err(format!(
-                        "unknown option '{}'",
-                        name.chars().take(40).collect::<String>()
-                    ));
+                    return Err(format!("unknown option '{name}'"));
                 }
                 // ANCHOR_END: setoption_switches
             }
@@ -249,12 +267,15 @@ impl Session {
     }
 
     // ANCHOR: set_command
-    /// `set NAME on|off` for a technique, `set NAME VALUE` for a parameter.
+    /// `set NAME on|off` for a technique, `set NAME VALUE` for a parameter. Names are read in
+    /// any case, as `setoption` reads them.
     fn set(&mut self, args: &[&str]) {
         let [name, value] = args else {
             error("usage: set NAME on|off|VALUE");
             return;
         };
+        let lower = name.to_ascii_lowercase();
+        let name = lower.as_str();
         let result = if self.techniques.get(name).is_some() {
             match parse_switch(value) {
                 Some(on) => self.techniques.set(name, on),
@@ -280,7 +301,8 @@ impl Session {
         let limits = match parse_go(args, &self.position) {
             Ok(Go::Search(limits)) => limits,
             Ok(Go::Perft(depth)) => {
-                self.perft(depth);
+                let position = self.position.clone();
+                self.perft(position, depth);
                 return;
             }
             Err(e) => {
@@ -288,23 +310,14 @@ impl Session {
                 return;
             }
         };
-        if self.worker.is_none() {
-            match SearchThread::start() {
-                Ok(worker) => self.worker = Some(worker),
-                Err(e) => return error(format!("could not start the search thread: {e}")),
-            }
-        }
-        let Some(mut search) = self.search.take() else {
-            error("no search state (internal)");
+        let Some(mut search) = self.take_search() else {
             return;
         };
         search.techniques = self.techniques.clone();
         search.params = self.params;
-        self.signals.stop.store(false, Ordering::Relaxed);
         self.signals
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
-        self.answered.store(false, Ordering::Relaxed);
         let answered = self.answered.clone();
         let position = self.position.clone();
         let history = self.history.clone();
@@ -334,6 +347,33 @@ impl Session {
             search
         });
         // ANCHOR_END: search_thread
+        self.start_job(job);
+    }
+
+    /// Takes the search state for a job on the search thread, starting the thread if needed;
+    /// `None` (and an error said) if neither can be had.
+    fn take_search(&mut self) -> Option<Search> {
+        if self.worker.is_none() {
+            match SearchThread::start() {
+                Ok(worker) => self.worker = Some(worker),
+                Err(e) => {
+                    error(format!("could not start the search thread: {e}"));
+                    return None;
+                }
+            }
+        }
+        let search = self.search.take();
+        if search.is_none() {
+            error("no search state (internal)");
+        }
+        search
+    }
+
+    /// Runs `job` on the search thread: a search, `go perft`, `perft` or `bench`, so that the
+    /// input thread goes on answering `isready` and `stop` reaches the job.
+    fn start_job(&mut self, job: crate::search_thread::Job) {
+        self.signals.stop.store(false, Ordering::Relaxed);
+        self.answered.store(false, Ordering::Relaxed);
         if self
             .worker
             .as_mut()
@@ -342,6 +382,22 @@ impl Session {
             error("the search thread has gone; its state was reset");
             self.worker = None;
             self.search = Some(self.fresh_search());
+        }
+    }
+
+    /// Empties the hash table. A fresh table is allocated in place of the old one: its memory
+    /// comes zeroed from the system page by page as the search first touches it, so even a
+    /// table of many GiB is cleared at once. Only if that allocation fails is the old table
+    /// written over (on every core).
+    fn clear_hash(&mut self) {
+        match TranspositionTable::try_new(self.options.hash_mib) {
+            Ok(fresh) => {
+                self.tt = Arc::new(fresh);
+                if let Some(search) = &mut self.search {
+                    search.set_tt(self.tt.clone());
+                }
+            }
+            Err(_) => self.tt.clear(),
         }
     }
 
@@ -367,6 +423,8 @@ impl Session {
         crate::output::text(&trace.report());
     }
 
+    /// `perft DEPTH [FEN]`: counts the game's position, or the FEN's, which is read by the same
+    /// castling rules as `position fen` and does not become the game's position.
     fn perft_command(&mut self, args: &[&str]) {
         let Some(depth) = args
             .first()
@@ -376,36 +434,46 @@ impl Session {
             error("usage: perft DEPTH [FEN] (depth 0 to 20)");
             return;
         };
-        if args.len() > 1 {
-            match Position::from_fen_with(&args[1..].join(" "), CastlingMode::Chess960) {
-                Ok(pos) => {
-                    self.position = pos;
-                    self.history.clear();
-                }
+        let position = if args.len() > 1 {
+            match Position::from_fen_with(&args[1..].join(" "), self.mode()) {
+                Ok(pos) => pos,
                 Err(e) => {
                     error(e);
                     return;
                 }
             }
-        }
-        self.perft(depth);
+        } else {
+            self.position.clone()
+        };
+        self.perft(position, depth);
     }
 
-    fn perft(&self, depth: u32) {
-        let start = Instant::now();
-        let mut total = 0;
-        for (mv, nodes) in divide(&self.position, depth) {
-            say!("{}: {nodes}", mv.to_uci(self.options.chess960));
-            total += nodes;
-        }
-        if depth == 0 {
-            total = 1;
-        }
-        let elapsed = start.elapsed();
-        say!("");
-        say!("Nodes searched: {total}");
-        say!("Time: {} ms", elapsed.as_millis());
-        say!("NPS: {:.0}", total as f64 / elapsed.as_secs_f64().max(1e-9));
+    /// Counts on the search thread; `stop` ends the count early, and it says so.
+    fn perft(&mut self, position: Position, depth: u32) {
+        let Some(search) = self.take_search() else {
+            return;
+        };
+        let chess960 = self.options.chess960;
+        let signals = self.signals.clone();
+        let answered = self.answered.clone();
+        self.start_job(Box::new(move || {
+            let start = Instant::now();
+            let total = divide_until(&position, depth, &signals.stop, |mv, nodes| {
+                say!("{}: {nodes}", mv.to_uci(chess960));
+            });
+            answered.store(true, Ordering::Relaxed);
+            let elapsed = start.elapsed();
+            say!("");
+            match total {
+                Some(total) => {
+                    say!("Nodes searched: {total}");
+                    say!("Time: {} ms", elapsed.as_millis());
+                    say!("NPS: {:.0}", total as f64 / elapsed.as_secs_f64().max(1e-9));
+                }
+                None => say!("info string perft stopped after {} ms", elapsed.as_millis()),
+            }
+            search
+        }));
     }
 
     fn bench(&mut self, args: &[&str]) {
@@ -417,19 +485,39 @@ impl Session {
                 return;
             }
         };
-        let report = bench::run(BENCH_POSITIONS, depth, &self.techniques, &self.params);
-        for (i, line) in report.lines.iter().enumerate() {
-            say!(
-                "position {:>2}/{}: {:>10} nodes {:>6} ms  {}",
-                i + 1,
-                report.lines.len(),
-                line.nodes,
-                line.time.as_millis(),
-                line.fen
-            );
-        }
-        self.last_notes = report.notes.clone();
-        say!("{} nodes {} nps", report.nodes, report.nps());
+        let Some(mut search) = self.take_search() else {
+            return;
+        };
+        let (techniques, params) = (self.techniques.clone(), self.params);
+        let signals = self.signals.clone();
+        let answered = self.answered.clone();
+        // On the search thread like a search: `isready` is answered meanwhile, `stop` ends it.
+        self.start_job(Box::new(move || {
+            let report =
+                bench::run_with_signals(BENCH_POSITIONS, depth, &techniques, &params, signals);
+            answered.store(true, Ordering::Relaxed);
+            for (i, line) in report.lines.iter().enumerate() {
+                say!(
+                    "position {:>2}/{}: {:>10} nodes {:>6} ms  {}",
+                    i + 1,
+                    BENCH_POSITIONS.len(),
+                    line.nodes,
+                    line.time.as_millis(),
+                    line.fen
+                );
+            }
+            if report.stopped {
+                say!(
+                    "info string bench stopped after {} of {} positions",
+                    report.lines.len(),
+                    BENCH_POSITIONS.len()
+                );
+            }
+            // `stats` shows the bench's counters, as after a search.
+            search.notes = report.notes.clone();
+            say!("{} nodes {} nps", report.nodes, report.nps());
+            search
+        }));
     }
 
     fn chapter_table(&mut self, args: &[&str]) {

@@ -5,24 +5,10 @@
 mod common;
 
 use chess::{CastlingMode, Position};
-use common::Engine;
+use common::{Engine, Rng, mutate};
 use std::time::Duration;
 
 const SECOND: Duration = Duration::from_secs(1);
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const COMMANDS: &[&str] = &[
     "uci",
@@ -59,56 +45,6 @@ const COMMANDS: &[&str] = &[
     "spsa",
     "bench 1",
 ];
-
-const NOISE: &[&str] = &[
-    "-1",
-    "0",
-    "99999999999999999999",
-    "-99999999999",
-    "1e9",
-    "NaN",
-    "moves",
-    "fen",
-    "value",
-    "name",
-    "e2e4",
-    "e7e8q",
-    "e1g1",
-    "0000",
-    "a9a1",
-    "KQkq",
-    "-",
-    "w",
-    "b",
-    "8/8/8",
-    "\u{0}",
-    "\u{fffd}",
-];
-
-fn mutate(rng: &mut Rng, line: &str) -> Vec<u8> {
-    let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
-    for _ in 0..1 + rng.below(3) {
-        let at = rng.below(words.len() + 1);
-        match rng.below(5) {
-            0 if at < words.len() => {
-                words.remove(at);
-            }
-            1 => words.insert(at, NOISE[rng.below(NOISE.len())].to_string()),
-            2 if at < words.len() => words[at] = NOISE[rng.below(NOISE.len())].to_string(),
-            3 if at < words.len() => {
-                let w = &mut words[at];
-                if !w.is_empty() {
-                    let i = rng.below(w.len());
-                    if w.is_char_boundary(i) {
-                        w.truncate(i);
-                    }
-                }
-            }
-            _ => words.truncate(at),
-        }
-    }
-    words.join(" ").into_bytes()
-}
 
 fn garbage(rng: &mut Rng) -> Vec<u8> {
     (0..rng.below(120))
@@ -151,7 +87,7 @@ fn thousands_of_bad_lines_never_break_the_engine() {
             0 => garbage(&mut rng),
             _ => {
                 let command = COMMANDS[rng.below(COMMANDS.len())];
-                mutate(&mut rng, command)
+                mutate(&mut rng, command).into_bytes()
             }
         };
         if !acceptable(&line) {
@@ -181,21 +117,11 @@ fn thousands_of_bad_lines_never_break_the_engine() {
     assert!(after_e4.parse_uci_move(&best).is_ok(), "{best}");
 }
 
-fn fen_after(e: &mut Engine) -> String {
-    e.send("d");
-    let lines = e.until("Checkers", 5 * SECOND);
-    lines
-        .iter()
-        .find_map(|l| l.strip_prefix("Fen: "))
-        .expect("a Fen line")
-        .to_string()
-}
-
 #[test]
 fn each_bad_command_gets_one_error_and_changes_nothing() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4");
-    let before = fen_after(&mut e);
+    let before = e.fen();
     let bad = [
         "position startpos moves e2e4 e2e4",
         "position startpos moves e7e5",
@@ -231,7 +157,7 @@ fn each_bad_command_gets_one_error_and_changes_nothing() {
             "{line}: more than one line"
         );
     }
-    assert_eq!(fen_after(&mut e), before);
+    assert_eq!(e.fen(), before);
     // The options kept their values: one line of MultiPV, Standard castling notation.
     e.send("go depth 3");
     let lines = e.until("bestmove", 10 * SECOND);

@@ -8,16 +8,6 @@ use std::time::{Duration, Instant};
 
 const SECOND: Duration = Duration::from_secs(1);
 
-fn fen(e: &mut Engine) -> String {
-    e.send("d");
-    let lines = e.until("Checkers", 5 * SECOND);
-    lines
-        .iter()
-        .find_map(|l| l.strip_prefix("Fen: "))
-        .expect("a Fen line")
-        .to_string()
-}
-
 #[test]
 fn perft_with_a_fen_leaves_the_game_alone_and_reads_it_by_the_games_rules() {
     let mut e = Engine::start();
@@ -25,30 +15,30 @@ fn perft_with_a_fen_leaves_the_game_alone_and_reads_it_by_the_games_rules() {
     e.send("perft 1 r3k2r/8/8/8/8/8/8/R4K1R w KQkq - 0 1");
     let reply = e.until("info string error", 5 * SECOND);
     assert!(reply[0].contains("castling"), "{reply:?}");
-    assert_eq!(fen(&mut e), chess::STARTPOS);
+    assert_eq!(e.fen(), chess::STARTPOS);
     e.send("go depth 2 searchmoves f1c1");
     let reply = e.until("info string error", 5 * SECOND);
     assert!(reply[0].contains("f1c1"), "{reply:?}");
     // A FEN it can read is counted, and the game's position stays.
     e.send("position startpos moves e2e4");
-    let before = fen(&mut e);
+    let before = e.fen();
     e.send("perft 2 4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     let lines = e.until("Nodes searched", 5 * SECOND);
     assert!(lines.iter().any(|l| l == "e1g1: 3"), "{lines:?}");
-    assert_eq!(fen(&mut e), before);
+    assert_eq!(e.fen(), before);
 }
 
 #[test]
 fn the_move_counters_do_not_wrap() {
     let mut e = Engine::start();
     e.send("position fen 4k3/8/8/8/8/8/8/4K2R w - - 65535 1 moves h1h2");
-    assert_eq!(fen(&mut e), "4k3/8/8/8/8/8/7R/4K3 b - - 65536 1");
+    assert_eq!(e.fen(), "4k3/8/8/8/8/8/7R/4K3 b - - 65536 1");
     let mut line = String::from("position fen 4k3/8/8/8/8/8/8/4K2R w - - 0 30000 moves");
     for _ in 0..1400 {
         line.push_str(" h1h2 e8d8 h2h1 d8e8");
     }
     e.send(&line);
-    assert_eq!(fen(&mut e), "4k3/8/8/8/8/8/8/4K2R w - - 5600 32800");
+    assert_eq!(e.fen(), "4k3/8/8/8/8/8/8/4K2R w - - 5600 32800");
     e.send("position fen 4k3/8/8/8/8/8/8/4K2R w - - 65536 1");
     let reply = e.until("info string error", 5 * SECOND);
     assert!(reply[0].contains("halfmove clock"), "{reply:?}");

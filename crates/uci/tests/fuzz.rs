@@ -8,26 +8,11 @@
 
 mod common;
 
-use common::Engine;
+use common::{Engine, Rng, mutate};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
-
-/// xorshift64: the same lines on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const LINES: usize = 100_000;
 const CHECK_EVERY: usize = 64;
@@ -69,61 +54,9 @@ const COMMANDS: &[&str] = &[
     "bench 1",
 ];
 
-const NOISE: &[&str] = &[
-    "-1",
-    "0",
-    "99999999999999999999",
-    "-99999999999",
-    "1e9",
-    "NaN",
-    "moves",
-    "fen",
-    "value",
-    "name",
-    "e2e4",
-    "e7e8q",
-    "e1g1",
-    "e1h1",
-    "0000",
-    "a9a1",
-    "KQkq",
-    "-",
-    "w",
-    "b",
-    "8/8/8",
-    "searchmoves",
-    "depth",
-    "\u{0}",
-    "\u{fffd}",
-    "\t",
-];
-
 /// Tokens that are no move in any position, for either rules: the model and the engine must both
 /// refuse a `position` command that holds one.
 const NOT_MOVES: &[&str] = &["a1a1", "i2i4", "e7e8k", "abcd", "e2", "h8h9q"];
-
-fn mutate(rng: &mut Rng, line: &str) -> String {
-    let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
-    for _ in 0..1 + rng.below(3) {
-        let at = rng.below(words.len() + 1);
-        match rng.below(5) {
-            0 if at < words.len() => {
-                words.remove(at);
-            }
-            1 => words.insert(at, NOISE[rng.below(NOISE.len())].to_string()),
-            2 if at < words.len() => words[at] = NOISE[rng.below(NOISE.len())].to_string(),
-            3 if at < words.len() => {
-                let w = &mut words[at];
-                let i = rng.below(w.len() + 1);
-                if w.is_char_boundary(i) {
-                    w.truncate(i);
-                }
-            }
-            _ => words.truncate(at.max(1)),
-        }
-    }
-    words.join(" ")
-}
 
 /// Random bytes with no newline, defused.
 fn garbage(rng: &mut Rng, len: usize) -> Vec<u8> {

@@ -123,6 +123,88 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The FEN that `d` shows.
+    pub fn fen(&mut self) -> String {
+        self.send("d");
+        let lines = self.until("Checkers", Duration::from_secs(5));
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix("Fen: "))
+            .expect("a Fen line")
+            .to_string()
+    }
+}
+
+/// xorshift64: the same lines on every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Words that mutations put into real commands.
+pub const NOISE: &[&str] = &[
+    "-1",
+    "0",
+    "99999999999999999999",
+    "-99999999999",
+    "1e9",
+    "NaN",
+    "moves",
+    "fen",
+    "value",
+    "name",
+    "e2e4",
+    "e7e8q",
+    "e1g1",
+    "e1h1",
+    "0000",
+    "a9a1",
+    "KQkq",
+    "-",
+    "w",
+    "b",
+    "8/8/8",
+    "searchmoves",
+    "depth",
+    "\u{0}",
+    "\u{fffd}",
+    "\t",
+];
+
+/// A real command with one to three words removed, inserted, replaced or cut short.
+pub fn mutate(rng: &mut Rng, line: &str) -> String {
+    let mut words: Vec<String> = line.split(' ').map(str::to_string).collect();
+    for _ in 0..1 + rng.below(3) {
+        let at = rng.below(words.len() + 1);
+        match rng.below(5) {
+            0 if at < words.len() => {
+                words.remove(at);
+            }
+            1 => words.insert(at, NOISE[rng.below(NOISE.len())].to_string()),
+            2 if at < words.len() => words[at] = NOISE[rng.below(NOISE.len())].to_string(),
+            3 if at < words.len() => {
+                let w = &mut words[at];
+                let i = rng.below(w.len() + 1);
+                if w.is_char_boundary(i) {
+                    w.truncate(i);
+                }
+            }
+            _ => words.truncate(at.max(1)),
+        }
+    }
+    words.join(" ")
+}
+
 impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.child.kill();

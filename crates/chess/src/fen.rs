@@ -321,8 +321,6 @@ fn validate_material(pos: &Position) -> Result<(), FenError> {
                 format!("{} has {count} kings, not one", color_name(color)),
             ));
         }
-    }
-    for color in Color::ALL {
         let pieces = pos.pieces_of_color(color).popcount();
         let pawns = pos.pieces(PieceType::Pawn, color).popcount();
         if pieces > 16 || pawns > 8 {

@@ -36,7 +36,7 @@ pub use movegen::{MoveCounter, MoveSink};
 pub use movelist::{MAX_MOVES, MoveList};
 pub use moves::{Move, MoveKind};
 pub use notation::MoveError;
-pub use perft::{divide, divide_until, perft, perft_until};
+pub use perft::{divide, perft, perft_until};
 pub use piece::{Color, Piece, PieceType};
 pub use position::Position;
 pub use san::SanError;

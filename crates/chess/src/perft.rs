@@ -28,23 +28,6 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
 }
 // ANCHOR_END: perft
 
-// ANCHOR: divide
-/// perft split by the first move: what `go perft` prints, to find where two generators differ.
-pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
-    pos.legal_moves()
-        .iter()
-        .map(|&mv| {
-            let mut child = pos.clone();
-            child.make_move(mv);
-            (mv, perft(&child, depth - 1))
-        })
-        .collect()
-}
-// ANCHOR_END: divide
-
 /// [`perft`] that gives up, returning `None`, soon after `stop` is set: for a `go perft` that a
 /// GUI may stop. The flag is read at every node two or more plies from the leaves, so a stop is
 /// seen within a few thousand nodes and the count itself costs nothing measurable.
@@ -66,9 +49,11 @@ pub fn perft_until(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64>
     Some(nodes)
 }
 
-/// [`divide`] that stops with [`perft_until`]: each first move is reported through `report` as
-/// soon as it is counted; returns the total, or `None` if stopped.
-pub fn divide_until(
+// ANCHOR: divide
+/// perft split by the first move: what `go perft` prints, to find where two generators differ.
+/// Each first move is reported through `report` as soon as its subtree is counted; returns the
+/// total, or `None` if `stop` was set before the end (see [`perft_until`]).
+pub fn divide(
     pos: &Position,
     depth: u32,
     stop: &AtomicBool,
@@ -87,6 +72,7 @@ pub fn divide_until(
     }
     Some(total)
 }
+// ANCHOR_END: divide
 
 #[cfg(test)]
 mod tests {
@@ -100,11 +86,16 @@ mod tests {
             assert_eq!(perft_until(&pos, depth, &go_on), Some(perft(&pos, depth)));
         }
         let mut split = Vec::new();
-        let total = divide_until(&pos, 3, &go_on, |mv, n| split.push((mv, n)));
-        assert_eq!(split, divide(&pos, 3));
+        let total = divide(&pos, 3, &go_on, |mv, n| split.push((mv, n)));
+        assert_eq!(split.len(), 20);
+        for &(mv, n) in &split {
+            let mut child = pos.clone();
+            child.make_move(mv);
+            assert_eq!(n, perft(&child, 2), "{mv}");
+        }
         assert_eq!(total, Some(8_902));
         let stop = AtomicBool::new(true);
         assert_eq!(perft_until(&pos, 20, &stop), None);
-        assert_eq!(divide_until(&pos, 20, &stop, |_, _| {}), None);
+        assert_eq!(divide(&pos, 20, &stop, |_, _| {}), None);
     }
 }

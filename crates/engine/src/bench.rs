@@ -263,10 +263,6 @@ pub fn run_with_signals(
         let Ok(pos) = Position::from_fen_with(fen, mode) else {
             continue;
         };
-        if signals.stop.load(Ordering::Relaxed) {
-            stopped = true;
-            break;
-        }
         tt.clear();
         search.clear();
         let t = Instant::now();
@@ -277,6 +273,7 @@ pub fn run_with_signals(
             &SearchOptions::default(),
             &mut |_| {},
         );
+        // A stop set at any time ends the search at once, and this position is left out.
         if signals.stop.load(Ordering::Relaxed) {
             stopped = true;
             break;

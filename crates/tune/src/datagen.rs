@@ -202,6 +202,7 @@ impl Player {
         let start = pos.clone();
         let mut played: Vec<(chess::Move, i32)> = Vec::with_capacity(256);
         let mut kept: Vec<(Position, i32)> = Vec::with_capacity(256);
+        let mut kept_count = 0u64;
         let mut plies = random_plies;
         // The side the score has favoured by at least `win_score`, and for how many plies.
         let mut streak: (i32, usize) = (0, 0);
@@ -221,10 +222,17 @@ impl Player {
             };
             let white_score = found.score * pos.side_to_move().sign();
             let quiet = !pos.is_check() && !pos.is_capture(mv) && mv.promotion().is_none();
+            // The record format stores what is kept; the game format stores every move and
+            // leaves the choice to its reader (`games::keep`, the same test).
             if quiet && !is_mate(found.score) {
-                kept.push((pos.clone(), white_score));
+                kept_count += 1;
+                if config.format == DataFormat::Records {
+                    kept.push((pos.clone(), white_score));
+                }
             }
-            played.push((mv, white_score));
+            if config.format == DataFormat::Games {
+                played.push((mv, white_score));
+            }
             if is_mate(found.score) || found.score.abs() >= config.win_score {
                 let side = white_score.signum();
                 streak = if streak.0 == side {
@@ -263,7 +271,7 @@ impl Player {
             }
         };
         Some(Game {
-            positions: kept.len() as u64,
+            positions: kept_count,
             bytes,
             result,
             plies,

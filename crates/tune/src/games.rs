@@ -164,6 +164,14 @@ mod tests {
     /// A start position, a result and the moves with their scores.
     type TestGame = (Position, GameResult, Vec<(Move, i32)>);
 
+    fn encode_all(games: &[TestGame]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        for (start, result, moves) in games {
+            encode_game(start, *result, moves, &mut bytes).unwrap();
+        }
+        bytes
+    }
+
     /// Random games, each with its positions, moves and invented scores.
     fn random_games(n: usize, seed: u64) -> Vec<TestGame> {
         let mut rng = Rng::new(seed);
@@ -199,10 +207,7 @@ mod tests {
     #[test]
     fn games_round_trip() {
         let games = random_games(300, 5);
-        let mut bytes = Vec::new();
-        for (start, result, moves) in &games {
-            encode_game(start, *result, moves, &mut bytes).unwrap();
-        }
+        let bytes = encode_all(&games);
         let expected: usize = games.iter().map(|g| game_size(g.2.len())).sum();
         assert_eq!(bytes.len(), expected);
         // Replay the games alongside the reader.
@@ -233,10 +238,7 @@ mod tests {
     #[test]
     fn a_torn_last_game_is_left_out() {
         let games = random_games(3, 9);
-        let mut bytes = Vec::new();
-        for (start, result, moves) in &games {
-            encode_game(start, *result, moves, &mut bytes).unwrap();
-        }
+        let bytes = encode_all(&games);
         let whole = scan(&bytes, |_| {}).unwrap();
         let two = game_size(games[0].2.len()) + game_size(games[1].2.len());
         // Every cut inside the third game leaves the first two.
@@ -251,10 +253,7 @@ mod tests {
     #[test]
     fn a_damaged_move_is_an_error_not_a_misread() {
         let games = random_games(2, 13);
-        let mut bytes = Vec::new();
-        for (start, result, moves) in &games {
-            encode_game(start, *result, moves, &mut bytes).unwrap();
-        }
+        let mut bytes = encode_all(&games);
         // h8-h8 (from and to the same square) is legal nowhere.
         let first_move = RECORD_SIZE;
         bytes[first_move..first_move + 2].copy_from_slice(&0x0fffu16.to_le_bytes());

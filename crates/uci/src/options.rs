@@ -51,14 +51,13 @@ pub fn declarations(technique_options: bool) -> Vec<String> {
     ];
     // ANCHOR: option_declarations
     // Every technique can be switched from a match runner (or a GUI, started with the flag).
-    for t in TECHNIQUES
-        .iter()
-        .filter(|_| technique_options || cfg!(feature = "tune"))
-    {
-        lines.push(format!(
-            "option name {} type check default {}",
-            t.name, t.default
-        ));
+    if technique_options || cfg!(feature = "tune") {
+        for t in TECHNIQUES {
+            lines.push(format!(
+                "option name {} type check default {}",
+                t.name, t.default
+            ));
+        }
     }
     // Parameters are options only in tuning builds; `setoption` accepts them in any build.
     if cfg!(feature = "tune") {

@@ -5,7 +5,7 @@ use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
 use crate::output::say;
 use crate::search_thread::SearchThread;
-use chess::{CastlingMode, Position, divide_until};
+use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::score::UciScore;
 use engine::techniques::parse_switch;
@@ -458,7 +458,7 @@ impl Session {
         let answered = self.answered.clone();
         self.start_job(Box::new(move || {
             let start = Instant::now();
-            let total = divide_until(&position, depth, &signals.stop, |mv, nodes| {
+            let total = divide(&position, depth, &signals.stop, |mv, nodes| {
                 say!("{}: {nodes}", mv.to_uci(chess960));
             });
             answered.store(true, Ordering::Relaxed);

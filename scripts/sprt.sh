@@ -8,38 +8,43 @@
 #   --new REV          build "new" at this revision instead of from the working tree (a branch
 #                      under test, while the working tree goes on with other work)
 #   --tc TC            time control (default 8+0.08; the long test is 40+0.4)
-#   --elo0 E --elo1 E  SPRT bounds in normalized Elo (default 0 and 5)
+#   --elo0 E --elo1 E  SPRT bounds in normalized Elo (default 0 and 10)
 #   --alpha A --beta B error rates (default 0.05 and 0.05)
 #   --concurrency N    games at once (default: the number of cores)
 #   --openings FILE    EPD book (default: ../shared/data/openings/balanced.epd if present, else
 #                      data/openings/balanced.epd)
-#   --rounds N         stop after N game pairs even without a decision
-#   --name NAME        call the files book/src/games/NAME.{pgn,txt,bench} (default: the time)
+#   --rounds N         stop after N game pairs even without a decision (the cap: fix it before
+#                      the start; the book's testing chapter, "How cb2026 decides")
+#   --name NAME        call the files data/games/NAME.{pgn.xz,txt,bench} (default: the time)
 #   --seed N           the opening order (default: from the clock, printed in the summary)
-#   --resume           continue the test in book/src/games/NAME.pgn (needs --name and the --seed
+#   --resume           continue the test in data/games/NAME.pgn.xz (needs --name and the --seed
 #                      it was started with); refused if either build's bench has changed
 #   --prior WORDS      counts of an earlier stretch of this test whose PGN is lost, as arena's
 #                      --prior takes them: "wdl=W/D/L pentanomial=A,B,C,D,E"
 #
 # The base is built in a git worktree at target/sprt-base (its own target dir, so later runs
 # rebuild only what changed), and --new's revision likewise at target/sprt-new; the two binaries
-# are copied to target/sprt/ so that building during the test cannot swap them. The games, the
-# summary and the two benches go to book/src/games/ (NAME or the time): they are committed, so
-# that a test that outlasts a machine is resumed from its PGN by the next one, and the book
-# links the games behind its figures. Each engine gets Hash=16 and Threads=1.
+# are copied to target/sprt/ so that building during the test cannot swap them. arena writes the
+# games to target/sprt/games/NAME.pgn; when it stops, they are compressed to
+# data/games/NAME.pgn.xz, beside the summary (NAME.txt, with this command on its first line) and
+# the two benches (NAME.bench), all committed: a test that outlasts a machine is resumed from
+# them by the next one, and the book links the games behind its figures (scripts/games.sh).
+# Each engine gets Hash=16 and Threads=1.
 
 set -euo pipefail
 export LC_ALL=C
 
 root=$(git rev-parse --show-toplevel)
 cd "$root"
+source scripts/games.sh
 
-base=HEAD tc=8+0.08 elo0=0 elo1=5 alpha=0.05 beta=0.05
+base=HEAD tc=8+0.08 elo0=0 elo1=10 alpha=0.05 beta=0.05
 concurrency=$(nproc 2>/dev/null || echo 1)
 openings=data/openings/balanced.epd
 [[ -f ../shared/data/openings/balanced.epd ]] && openings=../shared/data/openings/balanced.epd
 rounds=() seed=() name="" resume=0 new="" prior=()
-usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+command_line="scripts/sprt.sh$(quoted "$@")"
 while (($#)); do
     case $1 in
         --base) base=$2; shift 2 ;;
@@ -125,8 +130,8 @@ else
 fi
 
 stamp=${name:-$(date +%Y%m%d-%H%M%S)}
-games=book/src/games
-mkdir -p "$games"
+games_check
+games=$games_dir
 # The node counts only: the speed differs from run to run.
 builds="base ${bench_base%% *} nodes, new ${bench_new%% *} nodes"
 resuming=()
@@ -137,12 +142,15 @@ if ((resume)); then
         exit 2
     fi
     resuming=(--resume)
-elif [[ -e $games/$stamp.pgn ]]; then
-    echo "sprt.sh: $games/$stamp.pgn exists: --resume to continue that test, or remove it" >&2
-    exit 2
+    games_restore "$stamp"
+else
+    games_fresh "$stamp"
 fi
 echo "$builds" >"$games/$stamp.bench"
-echo "== SPRT new vs base-$short at $tc (games: $games/$stamp.pgn)"
+echo "== SPRT new vs base-$short at $tc (games: $games_work/$stamp.pgn, then $games/$stamp.pgn.xz)"
+echo "Command: $command_line" >"$games/$stamp.txt"
+# Ctrl-C stops arena, which prints its summary; the script goes on to save the games.
+trap 'echo "== interrupted" >&2' INT
 set +e
 target/release/arena \
     --engine cmd=target/sprt/cb2026-new name=new \
@@ -151,10 +159,11 @@ target/release/arena \
     --tc "$tc" --concurrency "$concurrency" "${rounds[@]}" "${seed[@]}" "${resuming[@]}" "${prior[@]}" \
     --openings file="$openings" \
     --sprt elo0="$elo0" elo1="$elo1" alpha="$alpha" beta="$beta" \
-    --event "SPRT new vs base-$short" --pgn "$games/$stamp.pgn" "$@" |
-    tee "$games/$stamp.txt"
+    --event "SPRT new vs base-$short" --pgn "$games_work/$stamp.pgn" "$@" |
+    tee -i -a "$games/$stamp.txt"
 status=${PIPESTATUS[0]}
 set -e
+games_save "$stamp"
 
 echo
 echo "== verdict"

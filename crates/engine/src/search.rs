@@ -499,8 +499,9 @@ impl Search {
         // ANCHOR_END: improving
 
         // ANCHOR: reverse_futility
-        // Reverse futility pruning: far enough above beta, assume a search would stay there.
-        // An improving side gets a smaller margin, but never less than half of it.
+        // Reverse futility pruning: a static evaluation this far over beta is trusted to hold
+        // through the few plies left, and returned unsearched. Improving shrinks the margin, to
+        // half of the plain one at the least. Never when beta itself is a mated score.
         let improving_cut = if self.techniques.improving && improving {
             p.rfp_improving
         } else {
@@ -519,20 +520,22 @@ impl Search {
         // ANCHOR_END: reverse_futility
 
         // ANCHOR: razoring
-        // Razoring: far below alpha near the leaves, only captures could save the node.
-        if self.techniques.razoring
+        // Razoring: a ply or two from the horizon and hopelessly short of alpha, the node can
+        // only be saved by winning material, so the quiescence search, which plays nothing but
+        // captures, is asked first; if it stays at or below alpha, its score is the node's.
+        if prune_node
+            && self.techniques.razoring
             && self.techniques.quiescence
-            && prune_node
             && depth <= p.razor_max_depth
             && static_eval + p.razor_margin * depth < alpha
         {
-            let score = self.quiescence(pos, ply, alpha, alpha + 1, pv);
+            let qs_score = self.quiescence(pos, ply, alpha, alpha + 1, pv);
             if self.aborted {
                 return 0;
             }
-            if score <= alpha {
+            if qs_score <= alpha {
                 self.note(Note::Razoring);
-                return score;
+                return qs_score;
             }
             pv.clear();
         }
@@ -593,26 +596,28 @@ impl Search {
         // ANCHOR_END: null_move
 
         // ANCHOR: probcut
-        // ProbCut: if a good capture beats beta by a margin even in a shallower search, the
-        // full-depth search would almost surely beat beta too, so the node is cut off. Not if
-        // the hash table already says that a search about as deep fell short of the margin.
+        // ProbCut (off by default) wagers that a capture which clears beta by `probcut_margin`
+        // in a search `probcut_reduction` plies shallower would clear beta at full depth too,
+        // and ends the node on the first capture that does. The wager is skipped when the hash
+        // table holds an exact score or upper bound under the raised bound from a search at
+        // least as deep as ProbCut's own would be.
         let probcut_beta = beta + p.probcut_margin;
-        if self.techniques.probcut
+        let probcut_depth = depth - p.probcut_reduction;
+        let tt_says_no = |entry: TtEntry| {
+            entry.bound != Bound::Lower
+                && entry.depth > probcut_depth
+                && score_from_tt(entry.score, ply) < probcut_beta
+        };
+        if prune_node
+            && self.techniques.probcut
             && self.techniques.quiescence
-            && prune_node
             && depth >= p.probcut_min_depth
             && beta.abs() + p.probcut_margin < MATE_BOUND
-            && !tt_entry.is_some_and(|entry| {
-                entry.bound != Bound::Lower
-                    && entry.depth + p.probcut_reduction > depth
-                    && score_from_tt(entry.score, ply) < probcut_beta
-            })
+            && !tt_entry.is_some_and(tt_says_no)
         {
             self.note(Note::ProbCut);
-            let probcut_depth = depth - p.probcut_reduction;
             let mut picker = MovePicker::captures(tt_move, pos);
             let mut probcut_pv = Pv::new();
-            let mut cutoff = None;
             loop {
                 let ordering = OrderingContext {
                     histories: &self.histories,
@@ -622,23 +627,24 @@ impl Search {
                 let Some(mv) = picker.next(pos, &ordering) else {
                     break;
                 };
-                // Only captures that win, by static exchange, at least what the static
-                // evaluation is short of the margin.
+                // The exchange alone has to make up the gap between the static evaluation and
+                // the raised bound; a capture that can't is not tried.
                 if !see_ge(pos, mv, probcut_beta - static_eval) {
                     continue;
                 }
                 let child = self.play(pos, mv, ply);
-                // The quiescence search first: it is cheap, and if even it can't reach the
-                // margin, the shallower search seldom does.
-                let mut score = -self.quiescence(
+                // Two looks, both with a null window under the raised bound: the cheap
+                // quiescence search, and only for a capture that passes it, the reduced search
+                // that settles the wager.
+                let qs_score = -self.quiescence(
                     &child,
                     ply + 1,
                     -probcut_beta,
                     -probcut_beta + 1,
                     &mut probcut_pv,
                 );
-                if score >= probcut_beta && probcut_depth > 0 && !self.aborted {
-                    score = self.search_child(
+                let score = if qs_score >= probcut_beta && probcut_depth > 0 && !self.aborted {
+                    self.search_child(
                         &child,
                         probcut_depth,
                         ply,
@@ -646,34 +652,32 @@ impl Search {
                         probcut_beta,
                         !cut_node,
                         &mut probcut_pv,
-                    );
-                }
+                    )
+                } else {
+                    qs_score
+                };
                 self.unplay();
                 if self.aborted {
                     return 0;
                 }
                 if score >= probcut_beta {
-                    cutoff = Some((mv, score));
-                    break;
+                    self.note(Note::ProbCutCutoff);
+                    // Stored as a lower bound, at the depth actually searched: the reduced
+                    // search's plus the ply of the capture.
+                    self.store(
+                        pos,
+                        ply,
+                        TtEntry {
+                            mv: Some(mv),
+                            score,
+                            static_eval,
+                            depth: probcut_depth + 1,
+                            bound: Bound::Lower,
+                            tt_pv,
+                        },
+                    );
+                    return score;
                 }
-            }
-            if let Some((mv, score)) = cutoff {
-                self.note(Note::ProbCutCutoff);
-                // What ProbCut found is a lower bound from its shallower search, one ply
-                // deeper for the capture made before it.
-                self.store(
-                    pos,
-                    ply,
-                    TtEntry {
-                        mv: Some(mv),
-                        score,
-                        static_eval,
-                        depth: probcut_depth + 1,
-                        bound: Bound::Lower,
-                        tt_pv,
-                    },
-                );
-                return score;
             }
         }
         // ANCHOR_END: probcut
@@ -799,7 +803,8 @@ impl Search {
             // ANCHOR_END: late_move_pruning
 
             // ANCHOR: futility
-            // Futility pruning: a quiet move can't lift a hopeless static evaluation to alpha.
+            // Futility pruning: with the static evaluation plus a depth-scaled allowance still at
+            // or below alpha, a quiet move, which wins no material, is not worth searching.
             if self.techniques.futility
                 && selective
                 && quiet
@@ -830,7 +835,8 @@ impl Search {
             // ANCHOR_END: history_pruning
 
             // ANCHOR: see_pruning
-            // SEE pruning: near the leaves, skip moves that lose material outright.
+            // SEE pruning: close to the horizon, a move that gives away more material than the
+            // depth allows (per ply, one margin for quiet moves, another for captures) is dropped.
             if self.techniques.see_pruning
                 && selective
                 && searched > 0

@@ -1,8 +1,8 @@
-//! Static exchange evaluation: the material a move wins or loses once every capture and
-//! recapture on its destination square has been played out, each side using its least valuable
-//! piece first and free to stop when going on would lose more. No search, so it is cheap enough
-//! for every capture: the move picker orders captures by it and the pruning skips moves it
-//! condemns.
+//! Static exchange evaluation (SEE): what a move wins or loses in material once the captures
+//! on its destination square have run their course. Both sides bring in their cheapest attacker
+//! each time and either may break the sequence off where carrying on would cost it. Nothing is
+//! searched and nothing evaluated, so every capture can afford it: the move picker sorts losing
+//! captures to the back with it, and the pruning drops moves it marks as losing.
 
 use chess::{Bitboard, Color, Move, MoveKind, PieceType, Position, Square};
 
@@ -23,6 +23,13 @@ fn least_valuable(pos: &Position, ours: Bitboard) -> Option<(PieceType, Square)>
         let set = ours & pos.pieces_of_type(piece_type);
         (!set.is_empty()).then(|| (piece_type, set.lsb()))
     })
+}
+
+/// Every piece still on the board (`occupied`) that attacks `to`. Called again after each capture
+/// with the capturer lifted off, so that a slider lined up behind it (an x-ray) comes into play.
+#[inline]
+fn attackers_through(pos: &Position, to: Square, occupied: Bitboard) -> Bitboard {
+    pos.attackers_to(to, occupied) & occupied
 }
 
 // ANCHOR: first_capture
@@ -54,20 +61,21 @@ fn first_capture(pos: &Position, mv: Move) -> Option<(i32, PieceType, Bitboard, 
 // ANCHOR_END: first_capture
 
 // ANCHOR: see
-/// The material `mv` wins (negative: loses) for the side making it, once the exchange on its
-/// destination is played out. A quiet move scores 0 or less: less if the piece can be taken for
-/// free or for less than it is worth. Pins and checks are ignored; castling scores 0.
+/// The exchange's value in centipawns for the side playing `mv`, negative when it comes out
+/// behind. A move that takes nothing is worth 0 at best, and below 0 when the moved piece stands
+/// where the opponent wins material by taking it. Pins and checks don't exist for it; castling
+/// is worth 0.
 pub fn see(pos: &Position, mv: Move) -> i32 {
-    let to = mv.to();
     let Some((first_gain, mut on_square, mut occupied, mover)) = first_capture(pos, mv) else {
         return 0;
     };
+    let to = mv.to();
     // gains[i]: the material of the side that made capture i, if the exchange stops after it.
     let mut gains = [0i32; 32];
     gains[0] = first_gain;
     let mut count = 1;
     let mut side = !mover;
-    let mut attackers = pos.attackers_to(to, occupied) & occupied;
+    let mut attackers = attackers_through(pos, to, occupied);
     while count < gains.len() {
         let Some((piece_type, square)) = least_valuable(pos, attackers & pos.pieces_of_color(side))
         else {
@@ -78,11 +86,10 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
         count += 1;
         on_square = piece_type;
         occupied = occupied.without(square);
-        // Recomputed, so sliders behind the piece that just moved join in (x-rays).
-        attackers = pos.attackers_to(to, occupied) & occupied;
+        attackers = attackers_through(pos, to, occupied);
         side = !side;
-        // A king can't take onto a defended square: if the other side can still recapture,
-        // the king's capture never happened.
+        // Taking with the king is legal only if no recapture is left: otherwise cancel that
+        // capture and end the exchange before it.
         if piece_type == PieceType::King && !(attackers & pos.pieces_of_color(side)).is_empty() {
             count -= 1;
             break;
@@ -109,7 +116,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     // The mover's material so far; the opponent moves next.
     let mut balance = first_gain;
     let mut side = !mover;
-    let mut attackers = pos.attackers_to(to, occupied) & occupied;
+    let mut attackers = attackers_through(pos, to, occupied);
     loop {
         if side != mover {
             // The opponent may stop now, keeping us short; or we stay ahead even if it takes.
@@ -130,7 +137,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
             return side != mover;
         };
         occupied = occupied.without(square);
-        attackers = pos.attackers_to(to, occupied) & occupied;
+        attackers = attackers_through(pos, to, occupied);
         if piece_type == PieceType::King && !(attackers & pos.pieces_of_color(!side)).is_empty() {
             return side != mover;
         }

@@ -2,7 +2,8 @@
 //! of the search: any change in what the search does changes it, so commit messages carry it.
 //! Also the node counts behind the book's tables (`chapter-table`).
 
-use crate::eval::HceEvaluator;
+use crate::eval::Evaluation;
+use crate::eval::nnue::{Network, embedded};
 use crate::notes::Notes;
 use crate::params::Params;
 use crate::root::SearchOptions;
@@ -230,6 +231,7 @@ pub fn run(
         depth,
         techniques,
         params,
+        embedded(),
         Arc::new(Signals::default()),
     )
 }
@@ -241,14 +243,11 @@ pub fn run_with_signals(
     depth: i32,
     techniques: &Techniques,
     params: &Params,
+    net: Arc<Network>,
     signals: Arc<Signals>,
 ) -> BenchReport {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
-    let mut search = Search::new(
-        tt.clone(),
-        Box::new(HceEvaluator::default()),
-        signals.clone(),
-    );
+    let mut search = Search::new(tt.clone(), Box::new(Evaluation::new(net)), signals.clone());
     let mut stopped = false;
     search.techniques = techniques.clone();
     search.params = *params;

@@ -18,7 +18,7 @@ pub mod time;
 pub mod tt;
 
 pub use chess;
-pub use eval::{EvalTrace, Evaluator, HceEvaluator};
+pub use eval::{EvalTrace, Evaluation, Evaluator, HceEvaluator};
 pub use notes::{Note, Notes};
 pub use params::{PARAMS, Params};
 pub use root::{Info, SearchOptions, SearchResult};

@@ -25,7 +25,7 @@ impl Search {
         // ANCHOR: qs_start
         pv.clear();
         if !self.techniques.quiescence {
-            return self.evaluate(pos);
+            return self.evaluate(pos, ply);
         }
         let pv_node = beta - alpha > 1;
         if let Some(score) = self.start_node(pos, ply, Note::QNodes) {
@@ -60,7 +60,7 @@ impl Search {
         } else {
             static_eval = match tt_entry {
                 Some(entry) => entry.static_eval,
-                None => self.evaluate(pos),
+                None => self.evaluate(pos, ply),
             };
             // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
             if static_eval >= beta {

@@ -160,13 +160,14 @@ impl Search {
         self.aborted = false;
         self.keys.clear();
         self.keys.extend_from_slice(history);
+        self.evaluator.configure(&self.techniques);
         self.evaluator.reset(pos);
         // The root's frame, for "improving" two plies down.
         self.stack[0] = Frame {
             static_eval: if pos.is_check() {
                 -INFINITE
             } else {
-                self.evaluate(pos)
+                self.evaluate(pos, 0)
             },
             ..Frame::default()
         };

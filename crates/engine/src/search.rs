@@ -172,6 +172,11 @@ impl Search {
         self.histories.clear();
     }
 
+    /// Another evaluation (a new network from `EvalFile`), from the next search on.
+    pub fn set_evaluator(&mut self, evaluator: Box<dyn Evaluator>) {
+        self.evaluator = evaluator;
+    }
+
     pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
         self.tt = tt;
     }
@@ -186,8 +191,8 @@ impl Search {
     }
 
     #[inline]
-    pub(crate) fn evaluate(&mut self, pos: &Position) -> i32 {
-        self.evaluator.evaluate(pos)
+    pub(crate) fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        self.evaluator.evaluate(pos, ply)
     }
 
     /// Whether to stop now: the node limit, and every 1024 nodes the stop flag and the clock.
@@ -238,7 +243,7 @@ impl Search {
         }
         // ANCHOR_END: draws
         if ply >= MAX_PLY - 1 {
-            return Some(self.evaluate(pos));
+            return Some(self.evaluate(pos, ply));
         }
         None
     }
@@ -476,7 +481,7 @@ impl Search {
         let static_eval = match tt_entry {
             _ if in_check => -INFINITE,
             Some(entry) => entry.static_eval,
-            None => self.evaluate(pos),
+            None => self.evaluate(pos, ply),
         };
         self.stack[ply].static_eval = static_eval;
         // The pruning below bets on the static evaluation: never on the principal variation or in check.

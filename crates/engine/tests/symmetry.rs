@@ -9,8 +9,8 @@ use engine::{Evaluator, HceEvaluator};
 fn check(pos: &Position, eval: &mut HceEvaluator) {
     let mirror = pos.mirrored();
     assert_eq!(
-        eval.evaluate(pos),
-        eval.evaluate(&mirror),
+        eval.evaluate(pos, 0),
+        eval.evaluate(&mirror, 0),
         "{}",
         pos.to_fen()
     );

@@ -30,8 +30,11 @@ use crate::format::{self, GameResult, RECORD_SIZE};
 use crate::games;
 use chess::rng::{self, Rng};
 use chess::{CastlingMode, Epd, Position, repetitions};
+use engine::eval::nnue::Network;
 use engine::score::is_mate;
-use engine::{HceEvaluator, Limits, Search, SearchOptions, Signals, TranspositionTable};
+use engine::{
+    Evaluation, Evaluator, HceEvaluator, Limits, Search, SearchOptions, Signals, TranspositionTable,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
@@ -63,6 +66,8 @@ pub struct Config {
     pub quiet: bool,
     /// How the games are written.
     pub format: DataFormat,
+    /// Play with this network (`--eval-file`); `None`: with the hand-crafted evaluation.
+    pub net: Option<Arc<Network>>,
 }
 
 /// The two ways `datagen` writes its games.
@@ -144,13 +149,16 @@ pub struct Player {
 }
 
 impl Player {
-    pub fn new(hash_mib: usize, nodes: u64) -> Player {
+    /// A player searching `nodes` a move, with the network if one is given, else with the
+    /// hand-crafted evaluation.
+    pub fn new(hash_mib: usize, nodes: u64, net: Option<Arc<Network>>) -> Player {
         let tt = Arc::new(TranspositionTable::new(hash_mib));
-        let search = Search::new(
-            Arc::clone(&tt),
-            Box::new(HceEvaluator::default()),
-            Arc::new(Signals::default()),
-        );
+        let evaluator: Box<dyn Evaluator> = match &net {
+            Some(net) => Box::new(Evaluation::new(net.clone())),
+            None => Box::new(HceEvaluator::default()),
+        };
+        let mut search = Search::new(Arc::clone(&tt), evaluator, Arc::new(Signals::default()));
+        search.techniques.nnue = net.is_some();
         Player {
             search,
             tt,
@@ -333,8 +341,12 @@ pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
         format!("{} openings from {}", openings.len(), names.join(", "))
     };
     eprintln!(
-        "datagen: {threads} threads, {} nodes a move, {source} + {}{} random plies, seed {} -> {}{}",
+        "datagen: {threads} threads, {} nodes a move, {}, {source} + {}{} random plies, seed {} -> {}{}",
         config.nodes,
+        match &config.net {
+            Some(net) => format!("the network ({} neurons)", net.hidden),
+            None => "the hand-crafted evaluation".to_string(),
+        },
         config.random_plies,
         if config.mixed_parity {
             " or 1 more"
@@ -373,7 +385,7 @@ pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| {
-                let mut player = Player::new(config.hash_mib, config.nodes);
+                let mut player = Player::new(config.hash_mib, config.nodes, config.net.clone());
                 while !enough(&tally) && !done.load(Ordering::Relaxed) {
                     let index = next_game.fetch_add(1, Ordering::Relaxed);
                     let Some(game) = player.play(config, &openings, seed, index) else {

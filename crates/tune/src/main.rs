@@ -106,6 +106,10 @@ struct DatagenArgs {
     /// 4 bytes a move (the network's data; `tune games` reads it).
     #[arg(long, value_enum, default_value_t = FormatArg::Records)]
     format: FormatArg,
+    /// Play with this network (a file `train` wrote) instead of the hand-crafted evaluation;
+    /// `embedded` for the engine's own.
+    #[arg(long, value_name = "FILE")]
+    eval_file: Option<PathBuf>,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -256,7 +260,18 @@ fn datagen_cmd(a: DatagenArgs) -> Result<(), String> {
     } else {
         a.book
     };
+    let net = match &a.eval_file {
+        None => None,
+        Some(p) if p.as_os_str() == "embedded" => Some(engine::eval::nnue::embedded()),
+        Some(p) => {
+            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
+            let net = engine::eval::nnue::Network::from_bytes(&bytes)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            Some(std::sync::Arc::new(net))
+        }
+    };
     let config = datagen::Config {
+        net,
         out: a.out,
         threads: a.threads.unwrap_or_else(cores),
         nodes: a.nodes,

@@ -75,6 +75,7 @@ fn datagen_writes_quiet_labelled_positions_and_appends() {
         win_plies: 4,
         quiet: true,
         format: datagen::DataFormat::Records,
+        net: None,
     };
     let tally = datagen::run(&config).unwrap();
     let games = tally.games.load(std::sync::atomic::Ordering::Relaxed);
@@ -127,9 +128,13 @@ fn a_seed_and_game_number_give_the_same_game() {
         win_plies: 4,
         quiet: true,
         format: datagen::DataFormat::Records,
+        net: None,
     };
     let openings = datagen::load_book(&root().join("data/openings/uho.epd")).unwrap();
-    let (mut a, mut b) = (datagen::Player::new(1, 300), datagen::Player::new(1, 300));
+    let (mut a, mut b) = (
+        datagen::Player::new(1, 300, None),
+        datagen::Player::new(1, 300, None),
+    );
     // Player `a` plays another game first: what it keeps between games must not matter.
     let _ = a.play(&config, &openings, 42, 99);
     for index in 0..3 {
@@ -344,6 +349,7 @@ fn datagen_writes_whole_games_that_replay_and_resume() {
         win_plies: 4,
         quiet: true,
         format: datagen::DataFormat::Games,
+        net: None,
     };
     let tally = datagen::run(&config).unwrap();
     let written = tally.games.load(std::sync::atomic::Ordering::Relaxed);

@@ -51,10 +51,11 @@ fn main() {
     });
     for line in commands {
         if !session.execute(&line) {
-            break;
+            // `quit`: any search was stopped.
+            return;
         }
     }
-    // End of input (or quit): stop a running search cleanly.
-    session.stop();
+    // End of input: finish what ends by itself, stop what would not.
+    session.end_of_input();
     // ANCHOR_END: input_thread
 }

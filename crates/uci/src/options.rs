@@ -20,7 +20,12 @@ pub struct Options {
     pub move_overhead: u64,
     pub ponder: bool,
     pub chess960: bool,
+    /// The `EvalFile` value: empty for the embedded network.
+    pub eval_file: String,
 }
+
+/// What `EvalFile` shows for the network built into the engine (and accepts to go back to it).
+pub const EMBEDDED_NET_NAME: &str = "<embedded>";
 
 impl Default for Options {
     fn default() -> Options {
@@ -31,6 +36,7 @@ impl Default for Options {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             ponder: false,
             chess960: false,
+            eval_file: String::new(),
         }
     }
 }
@@ -48,6 +54,7 @@ pub fn declarations(technique_options: bool) -> Vec<String> {
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
         "option name Clear Hash type button".to_string(),
+        format!("option name EvalFile type string default {EMBEDDED_NET_NAME}"),
     ];
     // ANCHOR: option_declarations
     // Every technique can be switched from a match runner (or a GUI, started with the flag).

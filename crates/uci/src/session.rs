@@ -7,11 +7,12 @@ use crate::output::say;
 use crate::search_thread::SearchThread;
 use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
+use engine::eval::nnue::{self, Network};
 use engine::score::UciScore;
 use engine::techniques::parse_switch;
 use engine::{
-    Bound, Evaluator, HceEvaluator, Info, Notes, Params, Search, SearchOptions, Signals,
-    TECHNIQUES, Techniques, TranspositionTable,
+    Bound, Evaluation, Evaluator, HceEvaluator, Info, Notes, Params, Search, SearchOptions,
+    Signals, TECHNIQUES, Techniques, TranspositionTable,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,6 +26,8 @@ pub struct Session {
     techniques: Techniques,
     params: Params,
     tt: Arc<TranspositionTable>,
+    /// The network: the embedded one, or the one `EvalFile` loaded.
+    net: Arc<Network>,
     signals: Arc<Signals>,
     /// The search state while idle; a running search owns it and hands it back.
     search: Option<Search>,
@@ -34,6 +37,8 @@ pub struct Session {
     /// finished, and a command that follows `bestmove` at once must not be refused.
     answered: Arc<AtomicBool>,
     last_notes: Notes,
+    /// The running job ends only when told to (`go infinite`, `go ponder`).
+    endless: bool,
     /// List every technique as a UCI option (`cb2026 --technique-options`, for match runners);
     /// otherwise a GUI's settings dialog shows only what a player sets.
     technique_options: bool,
@@ -65,6 +70,26 @@ fn clip_words(message: &str) -> String {
     clipped
 }
 
+/// A net file's bytes. Only a regular file is read (a pipe or a device such as `/dev/zero` could
+/// block or never end), and no more than the largest network's size.
+fn read_net_file(path: &str) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    let limit = nnue::network::file_size(nnue::network::MAX_HIDDEN) as u64;
+    if meta.len() > limit {
+        return Err(format!("{} bytes, larger than any network", meta.len()));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
 /// The value after the name of a `setoption name ... value ...` command.
 fn split_setoption(args: &[&str]) -> Result<(String, String), String> {
     if args.first() != Some(&"name") {
@@ -92,11 +117,13 @@ impl Session {
             techniques: Techniques::default(),
             params: Params::default(),
             tt,
+            net: nnue::embedded(),
             signals,
             search: None,
             worker: None,
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
+            endless: false,
             technique_options,
         };
         session.search = Some(session.fresh_search());
@@ -132,6 +159,17 @@ impl Session {
                 self.search = Some(self.fresh_search());
             }
             None => {}
+        }
+    }
+
+    /// The end of input: a job that ends by itself (a search with a limit, `bench`, `perft`)
+    /// is waited for, so that `echo bench | cb2026` prints its result; one that would never
+    /// end (`go infinite`, pondering) is stopped.
+    pub fn end_of_input(&mut self) {
+        if self.endless {
+            self.stop();
+        } else {
+            self.wait();
         }
     }
 
@@ -247,6 +285,7 @@ impl Session {
             "ponder" => self.options.ponder = options::parse_check(name, value)?,
             "uci_chess960" => self.options.chess960 = options::parse_check(name, value)?,
             "clear hash" => self.clear_hash(),
+            "evalfile" => self.load_net(value)?,
             _ => {
                 // ANCHOR: setoption_switches
                 // Technique and parameter names are lower case; like the others, any case goes.
@@ -313,6 +352,7 @@ impl Session {
         let Some(mut search) = self.take_search() else {
             return;
         };
+        let endless = limits.infinite || limits.ponder;
         search.techniques = self.techniques.clone();
         search.params = self.params;
         self.signals
@@ -348,6 +388,7 @@ impl Session {
         });
         // ANCHOR_END: search_thread
         self.start_job(job);
+        self.endless = endless;
     }
 
     /// Takes the search state for a job on the search thread, starting the thread if needed;
@@ -372,6 +413,7 @@ impl Session {
     /// Runs `job` on the search thread: a search, `go perft`, `perft` or `bench`, so that the
     /// input thread goes on answering `isready` and `stop` reaches the job.
     fn start_job(&mut self, job: crate::search_thread::Job) {
+        self.endless = false;
         self.signals.stop.store(false, Ordering::Relaxed);
         self.answered.store(false, Ordering::Relaxed);
         if self
@@ -405,7 +447,7 @@ impl Session {
     fn fresh_search(&self) -> Search {
         Search::new(
             self.tt.clone(),
-            Box::new(HceEvaluator::default()),
+            Box::new(Evaluation::new(self.net.clone())),
             self.signals.clone(),
         )
     }
@@ -418,9 +460,53 @@ impl Session {
         say!("Checkers: {}", checkers.join(" "));
     }
 
+    /// Reads a network for `EvalFile`: on any error the current one stays.
+    fn load_net(&mut self, value: &str) -> Result<(), String> {
+        let value = value.trim();
+        let net = if value.is_empty() || value == options::EMBEDDED_NET_NAME {
+            nnue::embedded()
+        } else {
+            let bytes = read_net_file(value).map_err(|e| format!("EvalFile {value}: {e}"))?;
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("EvalFile {value}: {e}"))?;
+            Arc::new(net)
+        };
+        say!(
+            "info string network {} ({} neurons, {}) loaded",
+            if value.is_empty() {
+                options::EMBEDDED_NET_NAME
+            } else {
+                value
+            },
+            net.hidden,
+            net.activation.name()
+        );
+        self.net = net.clone();
+        self.options.eval_file = value.to_string();
+        if let Some(search) = &mut self.search {
+            search.set_evaluator(Box::new(Evaluation::new(net)));
+        }
+        Ok(())
+    }
+
+    /// The hand-crafted evaluation term by term, then the network's score and what each piece is
+    /// worth to it (the score with the piece minus the score without it).
     fn eval(&self) {
         let trace = HceEvaluator::default().trace(&self.position);
         crate::output::text(&trace.report());
+        let values = nnue::piece_values(&self.net, &self.position);
+        say!("");
+        say!("network: what each piece is worth to it, in pawns, from White's view");
+        crate::output::text(&values.board(&self.position));
+        say!(
+            "network score {} cp from White's view, {} cp for the side to move ({})",
+            values.white_score,
+            values.white_score * self.position.side_to_move().sign(),
+            if self.techniques.nnue {
+                "the search uses it: nnue on"
+            } else {
+                "not used: nnue off, the search uses the hand-crafted evaluation"
+            }
+        );
     }
 
     /// `perft DEPTH [FEN]`: counts the game's position, or the FEN's, which is read by the same
@@ -489,12 +575,13 @@ impl Session {
             return;
         };
         let (techniques, params) = (self.techniques.clone(), self.params);
+        let net = self.net.clone();
         let signals = self.signals.clone();
         let answered = self.answered.clone();
         // On the search thread like a search: `isready` is answered meanwhile, `stop` ends it.
         self.start_job(Box::new(move || {
             let report =
-                bench::run_with_signals(BENCH_POSITIONS, depth, &techniques, &params, signals);
+                bench::run_with_signals(BENCH_POSITIONS, depth, &techniques, &params, net, signals);
             answered.store(true, Ordering::Relaxed);
             for (i, line) in report.lines.iter().enumerate() {
                 say!(

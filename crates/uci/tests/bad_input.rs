@@ -165,3 +165,78 @@ fn each_bad_command_gets_one_error_and_changes_nothing() {
     let pos = Position::from_fen_with(&before, CastlingMode::Standard).unwrap();
     assert!(pos.parse_uci_move(&Engine::best_move(&lines)).is_ok());
 }
+
+/// The `eval` line with the network's score.
+fn network_score(e: &mut Engine) -> String {
+    e.send("eval");
+    let lines = e.until("network score", 5 * SECOND);
+    lines.last().cloned().unwrap_or_default()
+}
+
+#[test]
+fn a_bad_net_file_gets_an_error_and_the_network_stays() {
+    use engine::eval::nnue::{Activation, EMBEDDED_NET, FloatNetwork};
+    let dir = std::env::temp_dir().join(format!("cb2026-nets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A valid network that differs from the embedded one: every piece a little positive.
+    let mut float = FloatNetwork::zeros(32, Activation::SCReLU);
+    float.b1.iter_mut().for_each(|b| *b = 0.5);
+    float
+        .w1
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, w)| *w = (i % 7) as f32 * 0.01);
+    float
+        .w2
+        .iter_mut()
+        .enumerate()
+        .for_each(|(i, w)| *w = if i < 32 { 0.4 } else { -0.3 });
+    let other = dir.join("other.nnue");
+    std::fs::write(&other, float.quantise().to_bytes()).unwrap();
+    let mut damaged = EMBEDDED_NET.to_vec();
+    damaged[5000] ^= 0x40;
+    let mut version = EMBEDDED_NET.to_vec();
+    version[8] = 2;
+    let bad_files: [(&str, &[u8]); 5] = [
+        ("empty.nnue", b""),
+        ("short.nnue", &EMBEDDED_NET[..EMBEDDED_NET.len() / 2]),
+        ("damaged.nnue", &damaged),
+        ("version.nnue", &version),
+        ("text.nnue", b"this is not a network\n"),
+    ];
+
+    let mut e = Engine::start();
+    e.send("position fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    let embedded = network_score(&mut e);
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        other.display()
+    ));
+    assert!(
+        e.until("info string network", 5 * SECOND)
+            .last()
+            .is_some_and(|l| l.contains("loaded"))
+    );
+    let loaded = network_score(&mut e);
+    assert_ne!(loaded, embedded, "the other network scores differently");
+    let missing = dir.join("missing.nnue");
+    // A directory, and a device that never ends: neither may be read.
+    let mut paths = vec![missing, dir.clone(), std::path::PathBuf::from("/dev/zero")];
+    for (name, bytes) in bad_files {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        paths.push(path);
+    }
+    for path in &paths {
+        e.send(&format!("setoption name EvalFile value {}", path.display()));
+        let reply = e.until("info string error", 5 * SECOND);
+        assert_eq!(reply.len(), 1, "{}: {reply:?}", path.display());
+        assert!(reply[0].contains("EvalFile"), "{reply:?}");
+        assert_eq!(network_score(&mut e), loaded, "{}", path.display());
+    }
+    // And back to the embedded network.
+    e.send("setoption name EvalFile value <embedded>");
+    e.until("info string network", 5 * SECOND);
+    assert_eq!(network_score(&mut e), embedded);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -95,7 +95,7 @@ impl HceEvaluator {
 }
 
 impl Evaluator for HceEvaluator {
-    fn evaluate(&mut self, pos: &Position) -> i32 {
+    fn evaluate(&mut self, pos: &Position, _ply: usize) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the processor has POPCNT, just checked (std caches the answer).

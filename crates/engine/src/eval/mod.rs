@@ -3,15 +3,19 @@
 //! be replaced (the hand-crafted evaluation now, NNUE later).
 
 pub mod accumulate;
+mod evaluation;
 pub mod features;
 mod hce;
 pub mod masks;
+pub mod nnue;
 mod pawns;
 pub mod score;
 
+pub use evaluation::Evaluation;
 pub use hce::{HceEvaluator, SCALE_NORMAL, Trace, blend, trace};
 pub use score::S;
 
+use crate::techniques::Techniques;
 use chess::{Color, Move, Position};
 
 /// The phase when all pieces but pawns and kings are on the board (a knight or bishop counts 1,
@@ -94,8 +98,10 @@ impl EvalTrace {
 // ANCHOR: evaluator
 /// What the search needs of an evaluation.
 pub trait Evaluator: Send {
-    /// The static evaluation from the side to move's view.
-    fn evaluate(&mut self, pos: &Position) -> i32;
+    /// The static evaluation of `pos`, the position at `ply` of the line being searched, from
+    /// the side to move's view. The ply tells an incremental evaluation which of its states to
+    /// use: the search may evaluate a node after it has already made a move from it.
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32;
 
     /// The same evaluation, term by term.
     fn trace(&mut self, pos: &Position) -> EvalTrace;
@@ -106,6 +112,9 @@ pub trait Evaluator: Send {
     /// Called when the search makes `mv` (`None`: a null move) from `parent` at `ply`, giving
     /// `child`, so an incremental evaluation can update its state for ply + 1.
     fn push(&mut self, _parent: &Position, _mv: Option<Move>, _child: &Position, _ply: usize) {}
+
+    /// Called before a search with its switches (`nnue` picks the evaluation).
+    fn configure(&mut self, _techniques: &Techniques) {}
 }
 // ANCHOR_END: evaluator
 
@@ -139,7 +148,7 @@ mod tests {
             let pos = Position::from_fen_with(fen, mode).unwrap();
             let trace = eval.trace(&pos);
             assert_eq!(trace.sum_of_terms(), trace.white_score, "{fen}");
-            assert_eq!(trace.score(), eval.evaluate(&pos), "{fen}");
+            assert_eq!(trace.score(), eval.evaluate(&pos, 0), "{fen}");
         }
     }
     // ANCHOR_END: trace_test
@@ -148,8 +157,8 @@ mod tests {
     fn a_pawn_up_is_better() {
         let mut eval = HceEvaluator::default();
         let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
-        assert!(eval.evaluate(&pos) > 50);
+        assert!(eval.evaluate(&pos, 0) > 50);
         let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").unwrap();
-        assert!(eval.evaluate(&pos) < -50);
+        assert!(eval.evaluate(&pos, 0) < -50);
     }
 }

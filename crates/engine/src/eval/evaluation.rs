@@ -1,0 +1,71 @@
+//! The engine's evaluation: the network, or the hand-crafted evaluation when the `nnue` switch is
+//! off. Both stay ready, so `set nnue on|off` takes effect at the next search.
+
+use super::nnue::{Network, NnueEvaluator};
+use super::{EvalTrace, Evaluator, HceEvaluator};
+use crate::techniques::Techniques;
+use chess::{Move, Position};
+use std::sync::Arc;
+
+pub struct Evaluation {
+    hce: HceEvaluator,
+    nnue: NnueEvaluator,
+    use_nnue: bool,
+}
+
+impl Evaluation {
+    /// With the given network; which evaluation runs follows the techniques' `nnue` switch.
+    pub fn new(net: Arc<Network>) -> Evaluation {
+        Evaluation {
+            hce: HceEvaluator::default(),
+            nnue: NnueEvaluator::new(net),
+            use_nnue: Techniques::default().nnue,
+        }
+    }
+
+    /// With the network built into the engine.
+    pub fn embedded() -> Evaluation {
+        Evaluation::new(super::nnue::embedded())
+    }
+
+    pub fn network(&self) -> &Arc<Network> {
+        self.nnue.network()
+    }
+
+    pub fn uses_nnue(&self) -> bool {
+        self.use_nnue
+    }
+}
+
+impl Evaluator for Evaluation {
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        if self.use_nnue {
+            self.nnue.evaluate(pos, ply)
+        } else {
+            self.hce.evaluate(pos, ply)
+        }
+    }
+
+    fn trace(&mut self, pos: &Position) -> EvalTrace {
+        self.hce.trace(pos)
+    }
+
+    fn reset(&mut self, root: &Position) {
+        if self.use_nnue {
+            self.nnue.reset(root);
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, parent: &Position, _mv: Option<Move>, child: &Position, ply: usize) {
+        // The network finds what a move changed by comparing the two positions.
+        if self.use_nnue {
+            self.nnue.push(parent, child, ply);
+        }
+    }
+
+    fn configure(&mut self, techniques: &Techniques) {
+        self.use_nnue = techniques.nnue;
+    }
+}

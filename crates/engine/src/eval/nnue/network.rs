@@ -1,0 +1,398 @@
+//! The network and its file. cb2026's network is a perspective network `(768 → N) × 2 → 1`: each
+//! side's 768 inputs (see [`super::features`]) feed the same first layer of N neurons, giving two
+//! accumulators; the side to move's comes first, the opponent's second, both go through the
+//! activation, and one output neuron weighs all 2N of them.
+//!
+//! The trainer works in floats ([`FloatNetwork`]); the engine in integers ([`Network`]), as every
+//! NNUE engine does: the first layer's weights and biases scaled by [`QA`] to `i16`, the output
+//! weights by [`QB`] to `i16` (they must fit in 8 bits, see [`Network::validate`]), the output
+//! bias by `QA × QB` to `i32`. The output, times [`SCALE`], is the score in centipawns.
+//!
+//! # The file (little-endian)
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 0..8 | `CB26NNUE` |
+//! | 8..12 | format version, 1 |
+//! | 12..16 | N, the neurons of the first layer (a multiple of 16, at most 2048) |
+//! | 16..20 | activation: 0 SCReLU (`clamp(x, 0, 1)²`), 1 CReLU (`clamp(x, 0, 1)`) |
+//! | 20..24, 24..28, 28..32 | QA, QB, SCALE (must be 255, 64, 400) |
+//! | 32..40 | FNV-1a 64 hash of everything after byte 64 |
+//! | 40..64 | zero |
+//! | 64.. | first-layer weights, `i16`, input-major (`768 × N`); first-layer biases (`N`); output weights (`2N`, ours then theirs); output bias, `i32` |
+
+use super::features::INPUTS;
+
+/// The first layer's quantisation: a float weight `w` is stored as `round(w × QA)`.
+pub const QA: i32 = 255;
+/// The output layer's quantisation.
+pub const QB: i32 = 64;
+/// The network's output times this is centipawns.
+pub const SCALE: i32 = 400;
+
+/// The largest float weight that quantises safely: an `i16` accumulator holds 32 inputs and a
+/// bias at this size, and an output weight stays within 8 bits (`1.98 × 64 < 127`), so the
+/// SIMD code's 16-bit products cannot overflow.
+pub const WEIGHT_LIMIT: f32 = 1.98;
+
+const MAGIC: &[u8; 8] = b"CB26NNUE";
+const VERSION: u32 = 1;
+const HEADER: usize = 64;
+/// The widest first layer a file may declare.
+pub const MAX_HIDDEN: usize = 2048;
+
+/// The activation between the layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    /// Squared clipped ReLU: `clamp(x, 0, 1)²`.
+    SCReLU = 0,
+    /// Clipped ReLU: `clamp(x, 0, 1)`.
+    CReLU = 1,
+}
+
+impl Activation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::SCReLU => "SCReLU",
+            Activation::CReLU => "CReLU",
+        }
+    }
+
+    /// The float activation, as the trainer applies it.
+    #[inline(always)]
+    pub fn apply(self, x: f32) -> f32 {
+        let c = x.clamp(0.0, 1.0);
+        match self {
+            Activation::SCReLU => c * c,
+            Activation::CReLU => c,
+        }
+    }
+
+    /// Its derivative.
+    #[inline(always)]
+    pub fn derivative(self, x: f32) -> f32 {
+        if x <= 0.0 || x >= 1.0 {
+            0.0
+        } else {
+            match self {
+                Activation::SCReLU => 2.0 * x,
+                Activation::CReLU => 1.0,
+            }
+        }
+    }
+}
+
+/// The network in floats: what the trainer learns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatNetwork {
+    pub hidden: usize,
+    pub activation: Activation,
+    /// `INPUTS × hidden`, input-major: input `i`'s weights are `w1[i * hidden..(i + 1) * hidden]`.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `2 × hidden`: the side to move's accumulator's weights, then the opponent's.
+    pub w2: Vec<f32>,
+    pub b2: f32,
+}
+
+impl FloatNetwork {
+    /// All weights zero.
+    pub fn zeros(hidden: usize, activation: Activation) -> FloatNetwork {
+        FloatNetwork {
+            hidden,
+            activation,
+            w1: vec![0.0; INPUTS * hidden],
+            b1: vec![0.0; hidden],
+            w2: vec![0.0; 2 * hidden],
+            b2: 0.0,
+        }
+    }
+
+    /// The first layer's sum for one perspective's active inputs.
+    pub fn accumulate(&self, inputs: &[usize], out: &mut [f32]) {
+        out.copy_from_slice(&self.b1);
+        for &i in inputs {
+            let row = &self.w1[i * self.hidden..(i + 1) * self.hidden];
+            for (o, w) in out.iter_mut().zip(row) {
+                *o += w;
+            }
+        }
+    }
+
+    /// The output (times [`SCALE`] it is centipawns for the side to move), given the side to
+    /// move's and the opponent's active inputs.
+    pub fn forward(&self, ours: &[usize], theirs: &[usize]) -> f32 {
+        let mut us = vec![0.0; self.hidden];
+        let mut them = vec![0.0; self.hidden];
+        self.accumulate(ours, &mut us);
+        self.accumulate(theirs, &mut them);
+        let mut out = self.b2;
+        for i in 0..self.hidden {
+            out += self.activation.apply(us[i]) * self.w2[i];
+            out += self.activation.apply(them[i]) * self.w2[self.hidden + i];
+        }
+        out
+    }
+
+    /// The integer network: every weight clipped to ±[`WEIGHT_LIMIT`] and rounded.
+    pub fn quantise(&self) -> Network {
+        let q = |w: f32, scale: i32| -> i16 {
+            (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * scale as f32).round() as i16
+        };
+        Network {
+            hidden: self.hidden,
+            activation: self.activation,
+            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
+            b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
+            w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
+            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+        }
+    }
+}
+
+// ANCHOR: finish
+/// From the output layer's sum to centipawns: SCReLU's sum is in units of `QA² × QB`, CReLU's of
+/// `QA × QB`; the bias is in `QA × QB`.
+#[inline(always)]
+pub fn finish(sum: i32, activation: Activation, b2: i32) -> i32 {
+    let sum = match activation {
+        Activation::SCReLU => sum / QA,
+        Activation::CReLU => sum,
+    };
+    ((sum as i64 + b2 as i64) * SCALE as i64 / (QA * QB) as i64) as i32
+}
+// ANCHOR_END: finish
+
+/// The integer network the engine evaluates with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    pub hidden: usize,
+    pub activation: Activation,
+    pub w1: Vec<i16>,
+    pub b1: Vec<i16>,
+    pub w2: Vec<i16>,
+    pub b2: i32,
+}
+
+/// Why a net file was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetError(pub String);
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    let mut b = [0; 4];
+    b.copy_from_slice(&bytes[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// The file's size for a first layer of `hidden` neurons.
+pub const fn file_size(hidden: usize) -> usize {
+    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// The header checks that need no parsing, for the embedded net's compile-time check: the magic,
+/// the version and a length that fits the declared width.
+pub const fn header_is_valid(bytes: &[u8]) -> bool {
+    if bytes.len() < HEADER {
+        return false;
+    }
+    let mut i = 0;
+    while i < 8 {
+        if bytes[i] != MAGIC[i] {
+            return false;
+        }
+        i += 1;
+    }
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    let hidden = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+    version == VERSION
+        && hidden > 0
+        && hidden % 16 == 0
+        && hidden <= MAX_HIDDEN
+        && bytes.len() == file_size(hidden)
+}
+
+impl Network {
+    /// The net in its file format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut payload = Vec::with_capacity(file_size(self.hidden) - HEADER);
+        for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
+            payload.extend_from_slice(&w.to_le_bytes());
+        }
+        payload.extend_from_slice(&self.b2.to_le_bytes());
+        let mut out = Vec::with_capacity(file_size(self.hidden));
+        out.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            self.hidden as u32,
+            self.activation as u32,
+            QA as u32,
+            QB as u32,
+            SCALE as u32,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.resize(HEADER, 0);
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Reads a net file, checking everything a bad file could get wrong.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let err = |s: String| Err(NetError(s));
+        if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+            return err("not a cb2026 network (no CB26NNUE header)".into());
+        }
+        let version = u32_at(bytes, 8);
+        if version != VERSION {
+            return err(format!(
+                "network format version {version}, expected {VERSION}"
+            ));
+        }
+        let hidden = u32_at(bytes, 12) as usize;
+        if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
+            return err(format!(
+                "a first layer of {hidden} neurons (must be a multiple of 16 up to {MAX_HIDDEN})"
+            ));
+        }
+        let activation = match u32_at(bytes, 16) {
+            0 => Activation::SCReLU,
+            1 => Activation::CReLU,
+            a => return err(format!("unknown activation {a}")),
+        };
+        let scales = (u32_at(bytes, 20), u32_at(bytes, 24), u32_at(bytes, 28));
+        if scales != (QA as u32, QB as u32, SCALE as u32) {
+            return err(format!("scales {scales:?}, expected ({QA}, {QB}, {SCALE})"));
+        }
+        if bytes.len() != file_size(hidden) {
+            return err(format!(
+                "{} bytes, but a net of {hidden} neurons has {}",
+                bytes.len(),
+                file_size(hidden)
+            ));
+        }
+        let payload = &bytes[HEADER..];
+        let mut hash = [0; 8];
+        hash.copy_from_slice(&bytes[32..40]);
+        if u64::from_le_bytes(hash) != fnv1a(payload) {
+            return err("checksum mismatch: the file is damaged".into());
+        }
+        let mut words = payload
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
+        let w1 = take(INPUTS * hidden);
+        let b1 = take(hidden);
+        let w2 = take(2 * hidden);
+        let tail = &payload[payload.len() - 4..];
+        let b2 = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let net = Network {
+            hidden,
+            activation,
+            w1,
+            b1,
+            w2,
+            b2,
+        };
+        net.validate()?;
+        Ok(net)
+    }
+
+    /// The score in centipawns for the side to move, computed from scratch without SIMD: the
+    /// reference the incremental, vectorised evaluation is tested against, and what the trainer
+    /// compares its float network with.
+    pub fn evaluate_inputs(&self, ours: &[usize], theirs: &[usize]) -> i32 {
+        let n = self.hidden;
+        let mut acc = vec![0i16; 2 * n];
+        for (side, inputs) in [ours, theirs].into_iter().enumerate() {
+            let a = &mut acc[side * n..(side + 1) * n];
+            a.copy_from_slice(&self.b1);
+            for &i in inputs {
+                for (x, w) in a.iter_mut().zip(&self.w1[i * n..(i + 1) * n]) {
+                    *x = x.wrapping_add(*w);
+                }
+            }
+        }
+        self.output(&acc[..n], &acc[n..])
+    }
+
+    /// The output layer on two accumulators (the side to move's first), in centipawns.
+    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let n = self.hidden;
+        let mut sum: i32 = 0;
+        for (side, acc) in [us, them].into_iter().enumerate() {
+            for (&x, &w) in acc.iter().zip(&self.w2[side * n..(side + 1) * n]) {
+                let v = (x as i32).clamp(0, QA);
+                let term = match self.activation {
+                    Activation::SCReLU => (v * w as i32) * v,
+                    Activation::CReLU => v * w as i32,
+                };
+                sum = sum.wrapping_add(term);
+            }
+        }
+        finish(sum, self.activation, self.b2)
+    }
+
+    /// The limits the SIMD code relies on: output weights within 8 bits, so that a clipped
+    /// activation (≤ 255) times a weight fits in 16 bits.
+    pub fn validate(&self) -> Result<(), NetError> {
+        if let Some(w) = self.w2.iter().find(|w| w.unsigned_abs() > 127) {
+            return Err(NetError(format!(
+                "an output weight of {w} (at most ±127 are allowed)"
+            )));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chess::rng::Rng;
+
+    fn random_net(hidden: usize, seed: u64) -> FloatNetwork {
+        let mut rng = Rng::new(seed);
+        let mut f = || (rng.next_u64() % 2001) as f32 / 1000.0 - 1.0;
+        let mut net = FloatNetwork::zeros(hidden, Activation::SCReLU);
+        net.w1.iter_mut().for_each(|w| *w = f() * 0.2);
+        net.b1.iter_mut().for_each(|w| *w = f() * 0.2);
+        net.w2.iter_mut().for_each(|w| *w = f());
+        net.b2 = f() * 0.1;
+        net
+    }
+
+    #[test]
+    fn a_net_survives_its_file_and_a_damaged_file_is_refused() {
+        let net = random_net(32, 7).quantise();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_size(32));
+        assert!(header_is_valid(&bytes));
+        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+
+        let short = &bytes[..bytes.len() - 1];
+        assert!(Network::from_bytes(short).is_err());
+        let mut flipped = bytes.clone();
+        flipped[1000] ^= 1;
+        let e = Network::from_bytes(&flipped).unwrap_err();
+        assert!(e.0.contains("checksum"), "{e}");
+        assert!(Network::from_bytes(b"hello").is_err());
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert!(Network::from_bytes(&version).is_err());
+    }
+}

@@ -1,0 +1,224 @@
+//! The network's inference: the incremental accumulator equals a from-scratch computation after
+//! every move of random games and of real searches; the vector code equals the plain code; a
+//! position and its colour-flipped twin score the same for the side to move.
+
+use chess::rng::Rng;
+use chess::{CastlingMode, Move, Position};
+use engine::bench::BENCH_POSITIONS;
+use engine::eval::nnue::features::for_each_active;
+use engine::eval::nnue::{Activation, FloatNetwork, Network, NnueEvaluator, Simd};
+use engine::eval::{EvalTrace, Evaluator, HceEvaluator};
+use engine::{Limits, Search, SearchOptions, Signals, Techniques, TranspositionTable};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A network with random weights of a realistic size, so that scores spread widely and any
+/// missed or doubled update shows.
+fn random_net(hidden: usize, activation: Activation, seed: u64) -> Arc<Network> {
+    let mut rng = Rng::new(seed);
+    let mut f = move |scale: f32| ((rng.next_u64() % 20_001) as f32 / 10_000.0 - 1.0) * scale;
+    let mut net = FloatNetwork::zeros(hidden, activation);
+    net.w1.iter_mut().for_each(|w| *w = f(0.3));
+    net.b1.iter_mut().for_each(|w| *w = f(0.3) + 0.2);
+    net.w2.iter_mut().for_each(|w| *w = f(1.5));
+    net.b2 = f(0.2);
+    Arc::new(net.quantise())
+}
+
+fn mode(chess960: bool) -> CastlingMode {
+    if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    }
+}
+
+/// The score from scratch, by the reference code.
+fn scratch(net: &Network, pos: &Position) -> i32 {
+    let (mut white, mut black) = (Vec::new(), Vec::new());
+    for_each_active(pos, |w, b| {
+        white.push(w);
+        black.push(b);
+    });
+    let cp = match pos.side_to_move() {
+        chess::Color::White => net.evaluate_inputs(&white, &black),
+        chess::Color::Black => net.evaluate_inputs(&black, &white),
+    };
+    cp.clamp(-30_000, 30_000)
+}
+
+/// Start positions with castling (standard and Chess960), en passant and promotions close.
+const STARTS: &[(&str, CastlingMode)] = &[
+    (chess::STARTPOS, CastlingMode::Standard),
+    (
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        CastlingMode::Standard,
+    ),
+    (
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        CastlingMode::Standard,
+    ),
+    (
+        "r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        CastlingMode::Standard,
+    ),
+    (
+        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        CastlingMode::Chess960,
+    ),
+    (
+        "4k3/1P6/8/3pP3/8/8/6p1/4K3 w - d6 0 1",
+        CastlingMode::Standard,
+    ),
+];
+
+#[test]
+fn incremental_equals_scratch_over_random_games() {
+    let net = random_net(64, Activation::SCReLU, 1);
+    let mut rng = Rng::new(2);
+    let mut checked = 0;
+    let mut evaluator = NnueEvaluator::new(net.clone());
+    for game in 0..120 {
+        let (fen, mode) = STARTS[game % STARTS.len()];
+        let mut line = vec![Position::from_fen_with(fen, mode).unwrap()];
+        evaluator.reset(&line[0]);
+        // A walk that goes down by random moves (and sometimes a null move), evaluates only
+        // some of the nodes (the update is lazy), and steps back up now and then, as a search does.
+        for _ in 0..160 {
+            let ply = line.len() - 1;
+            let pos = line[ply].clone();
+            if rng.next_u64() % 3 != 0 {
+                assert_eq!(
+                    evaluator.evaluate(&pos, ply),
+                    scratch(&net, &pos),
+                    "{}",
+                    pos.to_fen()
+                );
+                checked += 1;
+            }
+            let moves = pos.legal_moves();
+            let back = rng.next_u64() % 5 == 0 && ply > 0;
+            if moves.is_empty() || back || ply >= 100 {
+                line.pop();
+                if line.is_empty() {
+                    break;
+                }
+                continue;
+            }
+            let mut child = pos.clone();
+            if !pos.is_check() && rng.next_u64() % 10 == 0 {
+                child.make_null_move();
+            } else {
+                let mv: Move = moves[(rng.next_u64() % moves.len() as u64) as usize];
+                child.make_move(mv);
+            }
+            evaluator.push(&pos, &child, ply);
+            line.push(child);
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+    assert_eq!(evaluator.refreshes(), 0);
+}
+
+#[test]
+fn vector_code_equals_plain_code() {
+    for activation in [Activation::SCReLU, Activation::CReLU] {
+        let net = random_net(128, activation, 3);
+        let mut fast = NnueEvaluator::with_simd(net.clone(), Simd::detect());
+        let mut plain = NnueEvaluator::with_simd(net.clone(), Simd::Scalar);
+        let mut rng = Rng::new(4);
+        for (fen, mode) in STARTS {
+            let mut pos = Position::from_fen_with(fen, *mode).unwrap();
+            fast.reset(&pos);
+            plain.reset(&pos);
+            for ply in 0..120 {
+                assert_eq!(fast.evaluate(&pos, ply), plain.evaluate(&pos, ply));
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                let mut child = pos.clone();
+                child.make_move(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+                fast.push(&pos, &child, ply);
+                plain.push(&pos, &child, ply);
+                pos = child;
+            }
+        }
+    }
+}
+
+#[test]
+fn a_position_and_its_colour_flipped_twin_score_the_same() {
+    let net = random_net(64, Activation::SCReLU, 5);
+    let mut eval = NnueEvaluator::new(net.clone());
+    for &(fen, chess960) in BENCH_POSITIONS {
+        let pos = Position::from_fen_with(fen, mode(chess960)).unwrap();
+        let twin = pos.mirrored();
+        eval.reset(&pos);
+        let a = eval.evaluate(&pos, 0);
+        eval.reset(&twin);
+        assert_eq!(a, eval.evaluate(&twin, 0), "{fen}");
+    }
+}
+
+/// The network as the search sees it, checking every evaluation against a fresh computation.
+struct Checked {
+    nnue: NnueEvaluator,
+    net: Arc<Network>,
+    checked: Arc<AtomicU64>,
+    wrong: Arc<Mutex<Vec<String>>>,
+}
+
+impl Evaluator for Checked {
+    fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
+        let fast = self.nnue.evaluate(pos, ply);
+        if fast != scratch(&self.net, pos) {
+            self.wrong.lock().unwrap().push(pos.to_fen());
+        }
+        self.checked.fetch_add(1, Ordering::Relaxed);
+        fast
+    }
+    fn trace(&mut self, pos: &Position) -> EvalTrace {
+        HceEvaluator::default().trace(pos)
+    }
+    fn reset(&mut self, root: &Position) {
+        self.nnue.reset(root);
+    }
+    fn push(&mut self, parent: &Position, _mv: Option<Move>, child: &Position, ply: usize) {
+        self.nnue.push(parent, child, ply);
+    }
+}
+
+#[test]
+fn every_evaluation_of_a_real_search_is_exact() {
+    let net = random_net(64, Activation::SCReLU, 6);
+    let checked = Arc::new(AtomicU64::new(0));
+    let wrong = Arc::new(Mutex::new(Vec::new()));
+    let evaluator = Checked {
+        nnue: NnueEvaluator::new(net.clone()),
+        net,
+        checked: checked.clone(),
+        wrong: wrong.clone(),
+    };
+    let tt = Arc::new(TranspositionTable::new(8));
+    let mut search = Search::new(tt, Box::new(evaluator), Arc::new(Signals::default()));
+    // Every technique on, ProbCut too: each makes and evaluates moves in its own way.
+    search.techniques = Techniques::default();
+    search.techniques.probcut = true;
+    for &(fen, chess960) in BENCH_POSITIONS.iter().take(12) {
+        let pos = Position::from_fen_with(fen, mode(chess960)).unwrap();
+        let limits = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        search.run(&pos, &[], &limits, &SearchOptions::default(), &mut |_| {});
+    }
+    let wrong = wrong.lock().unwrap();
+    assert!(
+        wrong.is_empty(),
+        "{} wrong, first {:?}",
+        wrong.len(),
+        wrong.first()
+    );
+    assert!(checked.load(Ordering::Relaxed) > 50_000);
+}

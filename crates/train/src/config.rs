@@ -1,0 +1,112 @@
+//! What a run trains: the data, the network's shape and the hyperparameters. A checkpoint
+//! stores it, and a resumed run takes it from there (only the number of epochs may grow).
+
+use crate::loss::Objective;
+use crate::schedule::Schedule;
+use engine::eval::nnue::Activation;
+use engine::eval::nnue::network::MAX_HIDDEN;
+use std::path::PathBuf;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// `.games` files and files of 32-byte records.
+    pub data: Vec<PathBuf>,
+    /// Neurons of the first layer (a multiple of 16).
+    pub hidden: usize,
+    pub activation: Activation,
+    /// Epochs in all (a resumed run counts the ones already done).
+    pub epochs: u32,
+    /// Positions per optimiser step.
+    pub batch: usize,
+    pub lr: f32,
+    /// Multiply the rate by `lr_gamma` every this many epochs (0: never).
+    pub lr_drop_epoch: u32,
+    pub lr_gamma: f32,
+    /// λ, the weight of the game's result in the target.
+    pub wdl: f32,
+    /// K, the centipawns of the sigmoid's unit.
+    pub scale: f32,
+    pub weight_decay: f32,
+    /// The fraction of games held out.
+    pub validation: f64,
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            data: Vec::new(),
+            hidden: 128,
+            activation: Activation::SCReLU,
+            epochs: 10,
+            batch: 16384,
+            lr: 0.001,
+            lr_drop_epoch: 0,
+            lr_gamma: 0.1,
+            wdl: 0.3,
+            scale: 400.0,
+            weight_decay: 0.01,
+            validation: 0.02,
+            seed: 1,
+        }
+    }
+}
+
+impl Config {
+    /// # Errors
+    /// A value the trainer cannot work with, with what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        let h = self.hidden;
+        if h == 0 || h % 16 != 0 || h > MAX_HIDDEN {
+            return Err(format!(
+                "--hidden {h}: must be a multiple of 16 from 16 to {MAX_HIDDEN}"
+            ));
+        }
+        if self.batch == 0 {
+            return Err("--batch must be at least 1".into());
+        }
+        let positive = [("--lr", self.lr), ("--scale", self.scale)];
+        for (name, v) in positive {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("{name} {v}: must be positive"));
+            }
+        }
+        if !(self.lr_gamma.is_finite() && self.lr_gamma > 0.0) {
+            return Err(format!("--lr-gamma {}: must be positive", self.lr_gamma));
+        }
+        if !(0.0..=1.0).contains(&self.wdl) {
+            return Err(format!("--wdl {}: must be within 0..1", self.wdl));
+        }
+        if !(self.weight_decay.is_finite() && self.weight_decay >= 0.0) {
+            return Err(format!(
+                "--weight-decay {}: must be at least 0",
+                self.weight_decay
+            ));
+        }
+        if !(0.0..1.0).contains(&self.validation) {
+            return Err(format!(
+                "--validation {}: must be at least 0 and below 1",
+                self.validation
+            ));
+        }
+        if self.data.is_empty() {
+            return Err("no --data files".into());
+        }
+        Ok(())
+    }
+
+    pub fn objective(&self) -> Objective {
+        Objective {
+            k: self.scale,
+            wdl: self.wdl,
+        }
+    }
+
+    pub fn schedule(&self) -> Schedule {
+        Schedule {
+            lr: self.lr,
+            drop_every: self.lr_drop_epoch,
+            gamma: self.lr_gamma,
+        }
+    }
+}

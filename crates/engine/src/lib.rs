@@ -13,9 +13,11 @@ pub mod root;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod tablebase;
 pub mod techniques;
 pub mod time;
 pub mod tt;
+pub mod wdl;
 
 pub use chess;
 pub use eval::{EvalTrace, Evaluation, Evaluator, HceEvaluator};

@@ -242,7 +242,16 @@ fn train(
         train_positions: data.train.len(),
         validation_positions: data.validation.len(),
     };
-    if let Some(last) = summary.history.last() {
+    if now.is_empty() {
+        say(
+            opts,
+            &format!(
+                "train: nothing to do, the run is already at epoch {} of {}",
+                summary.history.len(),
+                trainer.config.epochs
+            ),
+        );
+    } else if let Some(last) = summary.history.last() {
         say(
             opts,
             &format!(

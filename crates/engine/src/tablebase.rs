@@ -176,6 +176,7 @@ impl Tablebases {
         }
         let clock = pos.halfmove_clock() as i32;
         let mut ranked = Vec::new();
+        // ANCHOR: root_rank
         for &mv in &pos.legal_moves() {
             let mut child = pos.clone();
             child.make_move(mv);
@@ -206,6 +207,7 @@ impl Tablebases {
             };
             ranked.push((wdl, dtz, mv));
         }
+        // ANCHOR_END: root_rank
         let best = ranked.iter().map(|&(w, _, _)| w).max()?;
         // Wins: the soonest zeroing move; losses: the latest (both the smallest signed dtz).
         let keep_dtz = match best {

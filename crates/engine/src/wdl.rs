@@ -21,6 +21,7 @@ fn sigmoid(x: f64) -> f64 {
 /// The chances, in per mille, of a win, a draw and a loss for the side to move, with `score` in
 /// centipawns from its view at `fullmove` (the move number). They add up to 1000. A mate score
 /// is a certain win or loss.
+// ANCHOR: wdl
 pub fn wdl(score: i32, fullmove: u32) -> [u32; 3] {
     if is_mate(score) {
         return if score > 0 {
@@ -39,6 +40,7 @@ pub fn wdl(score: i32, fullmove: u32) -> [u32; 3] {
     let loss = loss.min(1000 - win);
     [win, 1000 - win - loss, loss]
 }
+// ANCHOR_END: wdl
 
 #[cfg(test)]
 mod tests {

@@ -20,6 +20,8 @@ pub struct Options {
     pub move_overhead: u64,
     pub ponder: bool,
     pub chess960: bool,
+    /// `UCI_ShowWDL`: win/draw/loss chances on `info` lines.
+    pub show_wdl: bool,
     /// The `EvalFile` value: empty for the embedded network.
     pub eval_file: String,
 }
@@ -36,6 +38,7 @@ impl Default for Options {
             move_overhead: DEFAULT_MOVE_OVERHEAD,
             ponder: false,
             chess960: false,
+            show_wdl: false,
             eval_file: String::new(),
         }
     }
@@ -53,6 +56,7 @@ pub fn declarations(technique_options: bool) -> Vec<String> {
         ),
         "option name Ponder type check default false".to_string(),
         "option name UCI_Chess960 type check default false".to_string(),
+        "option name UCI_ShowWDL type check default false".to_string(),
         "option name Clear Hash type button".to_string(),
         format!("option name EvalFile type string default {EMBEDDED_NET_NAME}"),
     ];

@@ -284,6 +284,7 @@ impl Session {
             }
             "ponder" => self.options.ponder = options::parse_check(name, value)?,
             "uci_chess960" => self.options.chess960 = options::parse_check(name, value)?,
+            "uci_showwdl" => self.options.show_wdl = options::parse_check(name, value)?,
             "clear hash" => self.clear_hash(),
             "evalfile" => self.load_net(value)?,
             _ => {
@@ -362,6 +363,11 @@ impl Session {
         let position = self.position.clone();
         let history = self.history.clone();
         let chess960 = self.options.chess960;
+        // The win/draw/loss model reads the move number of the position searched.
+        let wdl_move = self
+            .options
+            .show_wdl
+            .then_some(self.position.fullmove_number());
         let options = SearchOptions {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
@@ -370,7 +376,7 @@ impl Session {
         // ANCHOR: search_thread
         let job = Box::new(move || {
             let result = search.run(&position, &history, &limits, &options, &mut |info| {
-                say!("{}", info_line(info, chess960, go_received));
+                say!("{}", info_line(info, chess960, go_received, wdl_move));
             });
             answered.store(true, Ordering::Relaxed);
             match result.best_move {
@@ -630,14 +636,20 @@ impl Session {
     }
 }
 
-/// An `info` line in UCI's format.
-fn info_line(info: &Info, chess960: bool, start: Instant) -> String {
+/// An `info` line in UCI's format; with `wdl_move` (`UCI_ShowWDL`, the root's move number) the
+/// score's win/draw/loss chances too.
+fn info_line(info: &Info, chess960: bool, start: Instant, wdl_move: Option<u32>) -> String {
     let score = UciScore::from_score(info.score);
-    let bound = match info.bound {
+    let mut bound = match info.bound {
         Some(Bound::Lower) => " lowerbound",
         Some(Bound::Upper) => " upperbound",
         _ => "",
-    };
+    }
+    .to_string();
+    if let Some(fullmove) = wdl_move {
+        let [w, d, l] = engine::wdl::wdl(info.score, fullmove);
+        bound.push_str(&format!(" wdl {w} {d} {l}"));
+    }
     let millis = start.elapsed().as_millis().max(info.time.as_millis());
     let nps = (info.nodes as f64 / (millis.max(1) as f64 / 1000.0)) as u64;
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(chess960)).collect();

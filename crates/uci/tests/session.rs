@@ -238,3 +238,36 @@ fn bench_in_uci_matches_the_command_line() {
     assert_eq!(last.split_whitespace().next().unwrap(), cli);
     assert!(last.ends_with(" nps") && last.contains(" nodes "));
 }
+
+#[test]
+fn show_wdl_adds_chances_that_add_up() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5");
+    e.send("go depth 5");
+    let plain = e.until("bestmove", 10 * SECOND);
+    assert!(plain.iter().all(|l| !l.contains(" wdl ")));
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send("go depth 5");
+    let lines = e.until("bestmove", 10 * SECOND);
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty());
+    for line in infos {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|&w| w == "wdl").expect("a wdl field");
+        // After the score, as UCI has it.
+        assert!(
+            words
+                .iter()
+                .position(|&w| w == "score")
+                .is_some_and(|s| s < at)
+        );
+        let chances: Vec<u32> = words[at + 1..at + 4]
+            .iter()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
+    }
+}

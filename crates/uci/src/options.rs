@@ -8,7 +8,7 @@ pub const MAX_HASH_MIB: usize = 65_536;
 pub const MAX_MULTIPV: usize = 256;
 pub const DEFAULT_MOVE_OVERHEAD: u64 = 10;
 pub const MAX_MOVE_OVERHEAD: u64 = 5_000;
-/// One search thread until the Lazy SMP stage; listed honestly as such.
+/// One search thread until Lazy SMP is measured; listed honestly as such.
 pub const MAX_THREADS: usize = 1;
 
 /// The values of the options that aren't techniques or parameters.

@@ -2,12 +2,10 @@
 //! of the search: any change in what the search does changes it, so commit messages carry it.
 //! Also the node counts behind the book's tables (`chapter-table`).
 
-use crate::eval::Evaluation;
 use crate::eval::nnue::{Network, embedded};
 use crate::notes::Notes;
 use crate::params::Params;
-use crate::root::SearchOptions;
-use crate::search::{Search, Signals};
+use crate::search::{SearchOptions, Signals, new_search};
 use crate::techniques::Techniques;
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
@@ -247,7 +245,7 @@ pub fn run_with_signals(
     signals: Arc<Signals>,
 ) -> BenchReport {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
-    let mut search = Search::new(tt.clone(), Box::new(Evaluation::new(net)), signals.clone());
+    let mut search = new_search(tt.clone(), net, signals.clone());
     let mut stopped = false;
     search.techniques = techniques.clone();
     search.params = *params;

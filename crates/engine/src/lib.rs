@@ -1,4 +1,4 @@
-//! cb2026's search and evaluation. The UCI crate drives it through [`Search::run`] with a
+//! cb2026's search and evaluation. The UCI crate drives it through a [`ThreadPool`] with a
 //! position, [`Limits`] and a callback for [`Info`]; the search itself knows no protocol.
 
 pub mod bench;
@@ -8,13 +8,12 @@ pub mod movepick;
 pub mod notes;
 pub mod params;
 pub mod pv;
-mod quiescence;
-pub mod root;
 pub mod score;
 pub mod search;
 pub mod see;
 pub mod tablebase;
 pub mod techniques;
+pub mod threads;
 pub mod time;
 pub mod tt;
 pub mod wdl;
@@ -23,8 +22,8 @@ pub use chess;
 pub use eval::{EvalTrace, Evaluation, Evaluator, HceEvaluator};
 pub use notes::{Note, Notes};
 pub use params::{PARAMS, Params};
-pub use root::{Info, SearchOptions, SearchResult};
-pub use search::{Search, Signals};
+pub use search::{Info, Search, SearchOptions, SearchResult, Signals, new_search};
 pub use techniques::{TECHNIQUES, Techniques};
+pub use threads::{ThreadPool, Workers};
 pub use time::Limits;
 pub use tt::{Bound, TranspositionTable};

@@ -65,7 +65,7 @@ fn finds_every_mate_with_its_exact_distance() {
     let tt = Arc::new(TranspositionTable::new(16));
     let mut search = Search::new(
         tt.clone(),
-        Box::new(HceEvaluator::default()),
+        HceEvaluator::default(),
         Arc::new(Signals::default()),
     );
     for &(fen, moves) in MATES {

@@ -201,7 +201,7 @@ fn every_evaluation_of_a_real_search_is_exact() {
         wrong: wrong.clone(),
     };
     let tt = Arc::new(TranspositionTable::new(8));
-    let mut search = Search::new(tt, Box::new(evaluator), Arc::new(Signals::default()));
+    let mut search = Search::new(tt, evaluator, Arc::new(Signals::default()));
     // Every technique on, ProbCut too: each makes and evaluates moves in its own way.
     search.techniques = Techniques::default();
     search.techniques.probcut = true;

@@ -2,7 +2,7 @@
 //! the Texel tuner (the format is in [`crate::format`]).
 //!
 //! Each worker thread owns a [`Search`] with its own transposition table (cleared, with the
-//! histories, before every game) and [`HceEvaluator`]. A game starts from an opening (a random
+//! histories, before every game) and evaluation (the hand-crafted one, or the network given). A game starts from an opening (a random
 //! line of an EPD book, or the initial position) plus `random_plies` uniformly random legal
 //! moves, or one more in half the games (a game that ends during them is skipped); then both
 //! sides play the search's best move at `nodes` nodes, with no randomness. The extra ply in half
@@ -30,11 +30,9 @@ use crate::format::{self, GameResult, RECORD_SIZE};
 use crate::games;
 use chess::rng::{self, Rng};
 use chess::{CastlingMode, Epd, Position, repetitions};
-use engine::eval::nnue::Network;
+use engine::eval::nnue::{self, Network};
 use engine::score::is_mate;
-use engine::{
-    Evaluation, Evaluator, HceEvaluator, Limits, Search, SearchOptions, Signals, TranspositionTable,
-};
+use engine::{Limits, Search, SearchOptions, Signals, TranspositionTable, new_search};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
@@ -153,11 +151,12 @@ impl Player {
     /// hand-crafted evaluation.
     pub fn new(hash_mib: usize, nodes: u64, net: Option<Arc<Network>>) -> Player {
         let tt = Arc::new(TranspositionTable::new(hash_mib));
-        let evaluator: Box<dyn Evaluator> = match &net {
-            Some(net) => Box::new(Evaluation::new(net.clone())),
-            None => Box::new(HceEvaluator::default()),
-        };
-        let mut search = Search::new(Arc::clone(&tt), evaluator, Arc::new(Signals::default()));
+        // Without a network the `nnue` switch stays off: the hand-crafted evaluation plays.
+        let mut search = new_search(
+            Arc::clone(&tt),
+            net.clone().unwrap_or_else(nnue::embedded),
+            Arc::new(Signals::default()),
+        );
         search.techniques.nnue = net.is_some();
         Player {
             search,

@@ -5,7 +5,6 @@
 mod go;
 mod options;
 mod output;
-mod search_thread;
 mod session;
 
 use session::Session;

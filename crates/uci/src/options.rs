@@ -8,8 +8,8 @@ pub const MAX_HASH_MIB: usize = 65_536;
 pub const MAX_MULTIPV: usize = 256;
 pub const DEFAULT_MOVE_OVERHEAD: u64 = 10;
 pub const MAX_MOVE_OVERHEAD: u64 = 5_000;
-/// One search thread until the Lazy SMP stage; listed honestly as such.
-pub const MAX_THREADS: usize = 1;
+/// Lazy SMP's limit (see `engine::threads`).
+pub const MAX_THREADS: usize = engine::threads::MAX_THREADS;
 
 /// The values of the options that aren't techniques or parameters.
 #[derive(Clone, Debug)]

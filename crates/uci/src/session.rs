@@ -4,15 +4,14 @@
 use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
 use crate::output::say;
-use crate::search_thread::SearchThread;
 use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::eval::nnue::{self, Network};
 use engine::score::UciScore;
 use engine::techniques::parse_switch;
 use engine::{
-    Bound, Evaluation, Evaluator, HceEvaluator, Info, Notes, Params, Search, SearchOptions,
-    Signals, TECHNIQUES, Techniques, TranspositionTable,
+    Bound, Evaluator, HceEvaluator, Info, Notes, Params, SearchOptions, TECHNIQUES, Techniques,
+    ThreadPool, TranspositionTable, Workers,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -25,14 +24,11 @@ pub struct Session {
     options: Options,
     techniques: Techniques,
     params: Params,
-    tt: Arc<TranspositionTable>,
     /// The network: the embedded one, or the one `EvalFile` loaded.
     net: Arc<Network>,
-    signals: Arc<Signals>,
-    /// The search state while idle; a running search owns it and hands it back.
-    search: Option<Search>,
-    /// Started at the first `go`, then kept for every search.
-    worker: Option<SearchThread>,
+    /// The search threads, the hash table and the stop flags; the search thread is started at
+    /// the first job and then kept for every search.
+    pool: ThreadPool,
     /// Set by the search thread just before it sends `bestmove`: from then on it is as good as
     /// finished, and a command that follows `bestmove` at once must not be refused.
     answered: Arc<AtomicBool>,
@@ -109,25 +105,20 @@ fn split_setoption(args: &[&str]) -> Result<(String, String), String> {
 impl Session {
     pub fn new(technique_options: bool) -> Session {
         let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
-        let signals = Arc::new(Signals::default());
-        let mut session = Session {
+        let net = nnue::embedded();
+        Session {
             position: Position::startpos(),
             history: Vec::new(),
             options: Options::default(),
             techniques: Techniques::default(),
             params: Params::default(),
-            tt,
-            net: nnue::embedded(),
-            signals,
-            search: None,
-            worker: None,
+            pool: ThreadPool::with_network(tt, net.clone()),
+            net,
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
             endless: false,
             technique_options,
-        };
-        session.search = Some(session.fresh_search());
-        session
+        }
     }
 
     fn mode(&self) -> CastlingMode {
@@ -140,25 +131,21 @@ impl Session {
 
     /// Whether a search is running and hasn't been told to stop.
     fn searching(&self) -> bool {
-        self.worker.as_ref().is_some_and(SearchThread::is_running)
+        self.pool.is_running()
             && !self.answered.load(Ordering::Relaxed)
-            && !self.signals.stop.load(Ordering::Relaxed)
+            && !self.pool.signals().stop.load(Ordering::Relaxed)
     }
 
-    /// Waits for the search thread (if any) and takes the search state back.
+    /// Waits for the search thread's job (if any) and takes the workers back.
     pub fn wait(&mut self) {
-        match self.worker.as_mut().and_then(SearchThread::wait) {
-            Some(Ok(search)) => {
-                self.last_notes = search.notes.clone();
-                self.search = Some(search);
+        let running = self.pool.main().is_none();
+        // A job that panicked (a bug) leaves a fresh pool rather than a dead engine.
+        if let Err(e) = self.pool.wait() {
+            error(e);
+        } else if running {
+            if let Some(main) = self.pool.main() {
+                self.last_notes = main.notes.clone();
             }
-            Some(Err(_)) => {
-                // The search panicked (a bug): start afresh rather than die.
-                error("the search thread failed; its state was reset");
-                self.worker = None;
-                self.search = Some(self.fresh_search());
-            }
-            None => {}
         }
     }
 
@@ -175,8 +162,9 @@ impl Session {
 
     /// Stops any search and waits for it.
     pub fn stop(&mut self) {
-        self.signals.stop.store(true, Ordering::Relaxed);
-        self.signals.pondering.store(false, Ordering::Relaxed);
+        let signals = self.pool.signals();
+        signals.stop.store(true, Ordering::Relaxed);
+        signals.pondering.store(false, Ordering::Relaxed);
         self.wait();
     }
 
@@ -211,9 +199,7 @@ impl Session {
             "isready" => say!("readyok"),
             "ucinewgame" => {
                 self.clear_hash();
-                if let Some(search) = &mut self.search {
-                    search.clear();
-                }
+                self.pool.clear();
             }
             "position" => match parse_position(args, self.mode()) {
                 Ok(p) => {
@@ -224,7 +210,11 @@ impl Session {
             },
             "go" => self.go(args),
             "stop" => self.stop(),
-            "ponderhit" => self.signals.pondering.store(false, Ordering::Relaxed),
+            "ponderhit" => self
+                .pool
+                .signals()
+                .pondering
+                .store(false, Ordering::Relaxed),
             "quit" => {
                 self.stop();
                 return false;
@@ -263,16 +253,16 @@ impl Session {
                 let mib =
                     options::parse_spin(name, value, 1, options::MAX_HASH_MIB as i64)? as usize;
                 if mib != self.options.hash_mib {
-                    self.tt = Arc::new(TranspositionTable::try_new(mib)?);
-                    if let Some(search) = &mut self.search {
-                        search.set_tt(self.tt.clone());
-                    }
+                    let tt = Arc::new(TranspositionTable::try_new(mib)?);
+                    self.pool.set_tt(tt);
                     self.options.hash_mib = mib;
                 }
             }
             "threads" => {
-                self.options.threads =
+                let threads =
                     options::parse_spin(name, value, 1, options::MAX_THREADS as i64)? as usize;
+                self.pool.set_threads(threads)?;
+                self.options.threads = threads;
             }
             "multipv" => {
                 self.options.multipv =
@@ -350,13 +340,10 @@ impl Session {
                 return;
             }
         };
-        let Some(mut search) = self.take_search() else {
-            return;
-        };
         let endless = limits.infinite || limits.ponder;
-        search.techniques = self.techniques.clone();
-        search.params = self.params;
-        self.signals
+        let (techniques, params) = (self.techniques.clone(), self.params);
+        self.pool
+            .signals()
             .pondering
             .store(limits.ponder, Ordering::Relaxed);
         let answered = self.answered.clone();
@@ -374,8 +361,10 @@ impl Session {
             go_received: Some(go_received),
         };
         // ANCHOR: search_thread
-        let job = Box::new(move || {
-            let result = search.run(&position, &history, &limits, &options, &mut |info| {
+        let job = Box::new(move |workers: &mut Workers| {
+            workers.main.techniques = techniques;
+            workers.main.params = params;
+            let result = workers.search(&position, &history, &limits, &options, &mut |info| {
                 say!("{}", info_line(info, chess960, go_received, wdl_move));
             });
             answered.store(true, Ordering::Relaxed);
@@ -390,46 +379,20 @@ impl Session {
                 },
                 None => say!("bestmove 0000"),
             }
-            search
         });
         // ANCHOR_END: search_thread
         self.start_job(job);
         self.endless = endless;
     }
 
-    /// Takes the search state for a job on the search thread, starting the thread if needed;
-    /// `None` (and an error said) if neither can be had.
-    fn take_search(&mut self) -> Option<Search> {
-        if self.worker.is_none() {
-            match SearchThread::start() {
-                Ok(worker) => self.worker = Some(worker),
-                Err(e) => {
-                    error(format!("could not start the search thread: {e}"));
-                    return None;
-                }
-            }
-        }
-        let search = self.search.take();
-        if search.is_none() {
-            error("no search state (internal)");
-        }
-        search
-    }
-
     /// Runs `job` on the search thread: a search, `go perft`, `perft` or `bench`, so that the
     /// input thread goes on answering `isready` and `stop` reaches the job.
-    fn start_job(&mut self, job: crate::search_thread::Job) {
+    fn start_job(&mut self, job: engine::threads::Job<engine::Evaluation>) {
         self.endless = false;
-        self.signals.stop.store(false, Ordering::Relaxed);
+        self.pool.signals().stop.store(false, Ordering::Relaxed);
         self.answered.store(false, Ordering::Relaxed);
-        if self
-            .worker
-            .as_mut()
-            .is_none_or(|worker| worker.run(job).is_err())
-        {
-            error("the search thread has gone; its state was reset");
-            self.worker = None;
-            self.search = Some(self.fresh_search());
+        if let Err(e) = self.pool.start(job) {
+            error(e);
         }
     }
 
@@ -439,23 +402,9 @@ impl Session {
     /// written over (on every core).
     fn clear_hash(&mut self) {
         match TranspositionTable::try_new(self.options.hash_mib) {
-            Ok(fresh) => {
-                self.tt = Arc::new(fresh);
-                if let Some(search) = &mut self.search {
-                    search.set_tt(self.tt.clone());
-                }
-            }
-            Err(_) => self.tt.clear(),
+            Ok(fresh) => self.pool.set_tt(Arc::new(fresh)),
+            Err(_) => self.pool.tt().clear(),
         }
-    }
-
-    /// A new search state, as at start-up: after a search was lost to a bug, nothing of it is kept.
-    fn fresh_search(&self) -> Search {
-        Search::new(
-            self.tt.clone(),
-            Box::new(Evaluation::new(self.net.clone())),
-            self.signals.clone(),
-        )
     }
 
     fn display(&self) {
@@ -488,9 +437,7 @@ impl Session {
         );
         self.net = net.clone();
         self.options.eval_file = value.to_string();
-        if let Some(search) = &mut self.search {
-            search.set_evaluator(Box::new(Evaluation::new(net)));
-        }
+        self.pool.set_network(net);
         Ok(())
     }
 
@@ -542,13 +489,10 @@ impl Session {
 
     /// Counts on the search thread; `stop` ends the count early, and it says so.
     fn perft(&mut self, position: Position, depth: u32) {
-        let Some(search) = self.take_search() else {
-            return;
-        };
         let chess960 = self.options.chess960;
-        let signals = self.signals.clone();
+        let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
-        self.start_job(Box::new(move || {
+        self.start_job(Box::new(move |_| {
             let start = Instant::now();
             let total = divide(&position, depth, &signals.stop, |mv, nodes| {
                 say!("{}: {nodes}", mv.to_uci(chess960));
@@ -564,7 +508,6 @@ impl Session {
                 }
                 None => say!("info string perft stopped after {} ms", elapsed.as_millis()),
             }
-            search
         }));
     }
 
@@ -577,15 +520,13 @@ impl Session {
                 return;
             }
         };
-        let Some(mut search) = self.take_search() else {
-            return;
-        };
         let (techniques, params) = (self.techniques.clone(), self.params);
         let net = self.net.clone();
-        let signals = self.signals.clone();
+        let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
         // On the search thread like a search: `isready` is answered meanwhile, `stop` ends it.
-        self.start_job(Box::new(move || {
+        // One thread, whatever `Threads` says: the node count is the search's fingerprint.
+        self.start_job(Box::new(move |workers: &mut Workers| {
             let report =
                 bench::run_with_signals(BENCH_POSITIONS, depth, &techniques, &params, net, signals);
             answered.store(true, Ordering::Relaxed);
@@ -607,9 +548,8 @@ impl Session {
                 );
             }
             // `stats` shows the bench's counters, as after a search.
-            search.notes = report.notes.clone();
+            workers.main.notes = report.notes.clone();
             say!("{} nodes {} nps", report.nodes, report.nps());
-            search
         }));
     }
 

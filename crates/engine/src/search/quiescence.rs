@@ -1,16 +1,18 @@
 //! The quiescence search: at the horizon, keep searching captures until the position is quiet,
 //! so the static evaluation is never trusted in the middle of an exchange.
 
+use super::Search;
+use super::best_move::Best;
+use super::table::tt_cutoff_score;
+use crate::eval::Evaluator;
 use crate::movepick::{MovePicker, OrderingContext, captured};
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{INFINITE, mated_in};
-use crate::search::{Search, result_bound, tt_cutoff_score};
 use crate::see::{SEE_VALUES, see_ge};
-use crate::tt::TtEntry;
 use chess::Position;
 
-impl Search {
+impl<E: Evaluator> Search<E> {
     // ANCHOR: quiescence
     /// Captures and promotions only, with "stand pat": the side to move may decline them all and
     /// keep the static evaluation. In check there is no standing pat: every evasion is searched.
@@ -34,13 +36,8 @@ impl Search {
         // ANCHOR_END: qs_start
 
         // ANCHOR: qs_tt
-        let tt_entry = if self.techniques.tt {
-            self.tt.probe(pos.hash())
-        } else {
-            None
-        };
+        let tt_entry = self.probe_tt(pos);
         if let Some(entry) = tt_entry {
-            self.note(Note::TtHit);
             if !pv_node {
                 if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
                     self.note(Note::TtCutoff);
@@ -52,10 +49,9 @@ impl Search {
 
         // ANCHOR: stand_pat
         let in_check = pos.is_check();
-        let mut best_score;
+        let mut best = Best::none();
         let static_eval;
         if in_check {
-            best_score = -INFINITE;
             static_eval = -INFINITE;
         } else {
             static_eval = match tt_entry {
@@ -68,14 +64,13 @@ impl Search {
                 return static_eval;
             }
             alpha = alpha.max(static_eval);
-            best_score = static_eval;
+            best = Best::at_least(static_eval);
         }
         // ANCHOR_END: stand_pat
 
         // ANCHOR: qs_picker
         let original_alpha = alpha;
         let mut picker = MovePicker::quiescence(pos, tt_entry.and_then(|e| e.mv));
-        let mut best_move = None;
         let mut searched = 0;
         let mut child_pv = Pv::new();
         loop {
@@ -116,18 +111,8 @@ impl Search {
             if self.aborted {
                 return 0;
             }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = Some(mv);
-                    alpha = score;
-                    if pv_node {
-                        pv.set(mv, &child_pv);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                }
+            if best.update(mv, score, &mut alpha, beta, pv_node, pv, &child_pv) {
+                break;
             }
         }
         // ANCHOR_END: qs_child
@@ -136,20 +121,9 @@ impl Search {
             return mated_in(ply);
         }
 
-        let bound = result_bound(best_score, original_alpha, beta);
-        self.store(
-            pos,
-            ply,
-            TtEntry {
-                mv: best_move,
-                score: best_score,
-                static_eval,
-                depth: 0,
-                bound,
-                tt_pv: pv_node,
-            },
-        );
-        best_score
+        let window = (original_alpha, beta);
+        self.store_result(pos, ply, best, window, static_eval, 0, pv_node);
+        best.score
         // ANCHOR_END: qs_end
     }
     // ANCHOR_END: quiescence

@@ -1,10 +1,13 @@
 //! Iterative deepening at the root: depth 1, 2, 3... each inside an aspiration window around the
-//! last score, several principal variations if asked (MultiPV), until a limit says stop.
+//! last score, several principal variations if asked (MultiPV), until a limit says stop. Every
+//! thread of a search deepens this way; only the main thread watches the clock and reports.
 
+use super::node::Root;
+use super::{Frame, Search};
+use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{INFINITE, MAX_PLY, mate_in};
-use crate::search::{Frame, Search};
 use crate::time::{Limits, TimeManager, allot};
 use crate::tt::Bound;
 use chess::{Move, Position};
@@ -73,10 +76,25 @@ impl Default for SearchOptions {
     }
 }
 
-impl Search {
+impl<E: Evaluator> Search<E> {
     /// Searches `pos` (reached through the positions hashed in `history`, oldest first) within
-    /// `limits`, reporting each iteration to `report`.
+    /// `limits` on this thread alone, reporting each iteration to `report`.
     pub fn run(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.signals.begin_search();
+        self.tt.new_search();
+        self.iterate(pos, history, limits, options, report)
+    }
+
+    /// Iterative deepening on this thread, one of the search's threads (see
+    /// [`crate::threads::Workers::search`]); the helpers don't report.
+    pub(crate) fn iterate(
         &mut self,
         pos: &Position,
         history: &[u64],
@@ -103,8 +121,13 @@ impl Search {
             .clamp(1, MAX_PLY as i32 - 1);
         let multipv = options.multipv.clamp(1, self.root_moves.len());
         let mut stable_iterations = 0;
+        // ANCHOR: first_depth
+        // Lazy SMP: every other helper starts a ply deeper, so that the threads are not all at
+        // the same depth with the same moves at the same time.
+        let first_depth = (1 + (self.thread_id % 2) as i32).min(max_depth);
+        // ANCHOR_END: first_depth
         // ANCHOR: iterative_deepening
-        for depth in 1..=max_depth {
+        for depth in first_depth..=max_depth {
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
                 rm.score = -INFINITE;
@@ -133,6 +156,9 @@ impl Search {
                 break;
             }
             result.depth = depth;
+            if !self.is_main() {
+                continue;
+            }
             for k in 0..multipv {
                 report(&self.info(depth, k, None));
             }
@@ -147,15 +173,20 @@ impl Search {
             }
         }
         // ANCHOR_END: iterative_deepening
-        self.wait_while_pondering();
-        result.nodes = self.nodes;
+        if self.is_main() {
+            self.wait_while_pondering();
+        }
+        self.share_nodes();
+        result.nodes = self.total_nodes();
         result
     }
 
     fn start(&mut self, pos: &Position, history: &[u64], limits: &Limits, options: &SearchOptions) {
         self.notes.clear();
-        self.lmr_table = crate::search::LmrTable::new(&self.params);
+        self.lmr_table = super::LmrTable::new(&self.params);
         self.nodes = 0;
+        self.nodes_shared = 0;
+        self.pv_index = 0;
         self.seldepth = 0;
         self.aborted = false;
         self.keys.clear();
@@ -171,7 +202,6 @@ impl Search {
             },
             ..Frame::default()
         };
-        self.tt.new_search();
         let limits_of_time = allot(limits, pos.side_to_move(), options.move_overhead);
         self.time = TimeManager::starting_at(
             options.go_received.unwrap_or_else(Instant::now),
@@ -258,8 +288,10 @@ impl Search {
             alpha = (previous - delta).max(-INFINITE);
             beta = (previous + delta).min(INFINITE);
         }
+        self.pv_index = pv_index;
+        let mut root_pv = Pv::new();
         loop {
-            let score = self.root_search(pos, depth, alpha, beta, pv_index);
+            let score = self.node::<Root>(pos, depth, 0, alpha, beta, false, &mut root_pv);
             // Best first; ties keep their order, so the previous best stays ahead of equals.
             self.root_moves[pv_index..].sort_by_key(|rm| -rm.score);
             if self.aborted {
@@ -277,7 +309,7 @@ impl Search {
             } else {
                 return;
             };
-            if self.time.elapsed() > Duration::from_secs(1) {
+            if self.is_main() && self.time.elapsed() > Duration::from_secs(1) {
                 report(&self.info(depth, pv_index, Some(bound)));
             }
             delta += delta / 2;
@@ -285,78 +317,27 @@ impl Search {
     }
     // ANCHOR_END: aspiration
 
-    /// The root node: like [`Search::search`], over the root moves from `pv_index` on.
-    fn root_search(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        mut alpha: i32,
-        beta: i32,
-        pv_index: usize,
-    ) -> i32 {
-        self.nodes += 1;
-        self.note(Note::Nodes);
-        let mut best = -INFINITE;
-        let mut child_pv = Pv::new();
-        // ANCHOR: root_pvs
-        for i in pv_index..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            self.seldepth = 0;
-            let child = self.play(pos, mv, 0);
-            let mut extension = 0;
-            if self.techniques.check_extension && child.is_check() {
-                self.note(Note::CheckExtension);
-                extension = 1;
-            }
-            let new_depth = depth - 1 + extension;
-            let score = if i == pv_index || !self.techniques.pvs {
-                -self.search(&child, new_depth, 1, -beta, -alpha, false, &mut child_pv)
-            } else {
-                let score = -self.search(
-                    &child,
-                    new_depth,
-                    1,
-                    -alpha - 1,
-                    -alpha,
-                    true,
-                    &mut child_pv,
-                );
-                if score > alpha && score < beta {
-                    self.note(Note::PvsResearch);
-                    -self.search(&child, new_depth, 1, -beta, -alpha, false, &mut child_pv)
-                } else {
-                    score
-                }
-            };
-            // ANCHOR_END: root_pvs
-            self.unplay();
-            if self.aborted {
-                break;
-            }
-            // ANCHOR: root_scores
-            let rm = &mut self.root_moves[i];
-            if i == pv_index || score > alpha {
-                rm.score = score;
-                rm.pv.set(mv, &child_pv);
-                rm.seldepth = self.seldepth;
-            } else {
-                rm.score = -INFINITE;
-            }
-            // ANCHOR_END: root_scores
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
+    // ANCHOR: root_scores
+    /// The root's own bookkeeping after root move `index` was searched with the window's lower
+    /// bound at `alpha`: the first move's score is exact or a bound the window keeps; a later one
+    /// that beats alpha gets its score and line, and one that doesn't is only known to be no
+    /// better than the best.
+    pub(crate) fn update_root_move(&mut self, index: usize, score: i32, alpha: i32, line: &Pv) {
+        let first = index == self.pv_index;
+        let seldepth = self.seldepth;
+        let rm = &mut self.root_moves[index];
+        if first || score > alpha {
+            rm.score = score;
+            rm.pv.set(rm.mv, line);
+            rm.seldepth = seldepth;
+        } else {
+            rm.score = -INFINITE;
         }
-        best
     }
+    // ANCHOR_END: root_scores
 
-    fn info(&self, depth: i32, pv_index: usize, bound: Option<Bound>) -> Info {
+    /// What the thread found for the line `pv_index` at `depth`, for an `info` line.
+    pub(crate) fn info(&self, depth: i32, pv_index: usize, bound: Option<Bound>) -> Info {
         let rm = &self.root_moves[pv_index];
         let score = if rm.score == -INFINITE {
             rm.previous_score
@@ -369,7 +350,7 @@ impl Search {
             multipv: pv_index + 1,
             score,
             bound,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             time: self.time.elapsed(),
             hashfull: self.tt.hashfull(),
             pv: rm.pv.to_vec(),

@@ -1,0 +1,473 @@
+//! The node: one function for every node of the main search, generic over its kind (the root,
+//! a PV node, a non-PV node). It reads top to bottom in the order of the book's chapters; each
+//! technique is a labelled block that names its chapter and is guarded by its switch.
+
+use super::Search;
+use super::best_move::Best;
+use super::null_move::has_pieces;
+use super::table::tt_cutoff_score;
+use crate::eval::Evaluator;
+use crate::history::PieceTo;
+use crate::movepick::{MovePicker, OrderingContext, Stage, is_noisy};
+use crate::notes::Note;
+use crate::pv::Pv as Line;
+use crate::score::{DRAW, INFINITE, MATE_BOUND, mate_in, mated_in};
+use crate::see::see_ge;
+use chess::{Move, MoveList, Position};
+
+// ANCHOR: node_types
+/// The kinds of node. The root is a PV node whose moves are the root moves, searched in their own
+/// order and reported; it has no table entry to probe and prunes nothing.
+pub(crate) trait NodeType {
+    const ROOT: bool;
+    /// Searched with an open window: its score, not just a bound, matters.
+    const PV: bool;
+}
+
+pub(crate) struct Root;
+pub(crate) struct Pv;
+pub(crate) struct NonPv;
+
+impl NodeType for Root {
+    const ROOT: bool = true;
+    const PV: bool = true;
+}
+
+impl NodeType for Pv {
+    const ROOT: bool = false;
+    const PV: bool = true;
+}
+
+impl NodeType for NonPv {
+    const ROOT: bool = false;
+    const PV: bool = false;
+}
+// ANCHOR_END: node_types
+
+impl<E: Evaluator> Search<E> {
+    // ANCHOR: search
+    /// The score of `pos` searched `depth` plies deep, within the window (`alpha`, `beta`).
+    /// Fail-soft: the score may lie outside the window, as a bound. `cut_node`: a node expected to
+    /// fail high. `pv` receives the principal variation when the score falls inside the window.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn node<N: NodeType>(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        cut_node: bool,
+        pv: &mut Line,
+    ) -> i32 {
+        pv.clear();
+        if !N::ROOT && depth <= 0 {
+            return self.quiescence(pos, ply, alpha, beta, pv);
+        }
+        let pv_node = N::PV;
+        // 6: every node counts itself; all but the root may end at once (stop, draw, too deep).
+        if N::ROOT {
+            self.nodes += 1;
+            self.note(Note::Nodes);
+        } else if let Some(score) = self.start_node(pos, ply, Note::Nodes) {
+            return score;
+        }
+
+        // ANCHOR: mate_distance
+        // 6: mate distance pruning: even mating at once can't beat a mate already found nearer
+        // the root.
+        if self.techniques.mate_distance_pruning && !N::ROOT {
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                self.note(Note::MateDistancePruning);
+                return alpha;
+            }
+        }
+        // ANCHOR_END: mate_distance
+
+        // A singular extension's search of this same node leaves one move out.
+        let excluded = self.stack[ply].excluded;
+        let doubles = ply
+            .checked_sub(1)
+            .map_or(0, |p| self.stack[p].double_extensions);
+        self.stack[ply].double_extensions = doubles;
+
+        // ANCHOR: tt_probe
+        // 8: transposition table: a deep enough result for this position may settle the node.
+        let tt_entry = if N::ROOT { None } else { self.probe_tt(pos) };
+        if let Some(entry) = tt_entry {
+            if !pv_node && excluded.is_none() && entry.depth >= depth {
+                if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
+                    self.note(Note::TtCutoff);
+                    return score;
+                }
+            }
+        }
+        let tt_move = tt_entry.and_then(|e| e.mv);
+        let tt_pv = pv_node || tt_entry.is_some_and(|e| e.tt_pv);
+        // ANCHOR_END: tt_probe
+
+        // The root's evaluation was taken when the search started.
+        let in_check = pos.is_check();
+        let static_eval = match tt_entry {
+            _ if in_check => -INFINITE,
+            _ if N::ROOT => self.stack[0].static_eval,
+            Some(entry) => entry.static_eval,
+            None => self.evaluate(pos, ply),
+        };
+        self.stack[ply].static_eval = static_eval;
+        // The pruning below bets on the static evaluation: never on the principal variation or in check.
+        let selective = !pv_node && !in_check;
+        // Pruning the whole node also waits while one of its moves is left out.
+        let prune_node = selective && excluded.is_none();
+        let p = self.params;
+
+        // ANCHOR: improving
+        // 14.1: Improving: is the side to move better off than two plies ago (four, if it was in check
+        // then)? Pruning can be bolder when it is, and should be more careful when it isn't.
+        let improving = !in_check && {
+            let before = |back: usize| ply.checked_sub(back).map(|p| self.stack[p].static_eval);
+            match (before(2), before(4)) {
+                (Some(two), _) if two != -INFINITE => static_eval > two,
+                (_, Some(four)) if four != -INFINITE => static_eval > four,
+                _ => true,
+            }
+        };
+        // ANCHOR_END: improving
+
+        // ANCHOR: reverse_futility
+        // 14: Reverse futility pruning: a static evaluation this far over beta is trusted to hold
+        // through the few plies left, and returned unsearched. Improving shrinks the margin, to
+        // half of the plain one at the least. Never when beta itself is a mated score.
+        let improving_cut = if self.techniques.improving && improving {
+            p.rfp_improving
+        } else {
+            0
+        };
+        let rfp_margin = (p.rfp_margin * depth - improving_cut).max(p.rfp_margin * depth / 2);
+        if self.techniques.reverse_futility
+            && prune_node
+            && depth <= p.rfp_max_depth
+            && beta > -MATE_BOUND
+            && static_eval - rfp_margin >= beta
+        {
+            self.note(Note::ReverseFutility);
+            return static_eval;
+        }
+        // ANCHOR_END: reverse_futility
+
+        // ANCHOR: razoring
+        // 14: Razoring: a ply or two from the horizon and hopelessly short of alpha, the node can
+        // only be saved by winning material, so the quiescence search, which plays nothing but
+        // captures, is asked first; if it stays at or below alpha, its score is the node's.
+        if prune_node
+            && self.techniques.razoring
+            && self.techniques.quiescence
+            && depth <= p.razor_max_depth
+            && static_eval + p.razor_margin * depth < alpha
+        {
+            let qs_score = self.quiescence(pos, ply, alpha, alpha + 1, pv);
+            if self.aborted {
+                return 0;
+            }
+            if qs_score <= alpha {
+                self.note(Note::Razoring);
+                return qs_score;
+            }
+            pv.clear();
+        }
+        // ANCHOR_END: razoring
+
+        // 12: null-move pruning: if passing still leaves us at or above beta after a shallower
+        // search, a real move would too.
+        if self.techniques.null_move
+            && prune_node
+            && depth >= p.nmp_min_depth
+            && static_eval >= beta
+            && beta < MATE_BOUND
+            && ply >= self.nmp_min_ply
+            && ply > 0
+            && self.stack[ply - 1].moved.is_some()
+            && has_pieces(pos)
+        {
+            if let Some(score) = self.null_move(pos, depth, ply, beta, static_eval, cut_node, pv) {
+                return score;
+            }
+        }
+
+        // M5: ProbCut (off by default): a good capture that clears beta by a margin in a much
+        // shallower search ends the node.
+        if prune_node {
+            if let Some(score) = self.probcut(
+                pos,
+                depth,
+                ply,
+                beta,
+                static_eval,
+                cut_node,
+                tt_entry,
+                tt_pv,
+            ) {
+                return score;
+            }
+        }
+
+        // ANCHOR: iir
+        // 15: Internal iterative reduction: without a hash move the ordering is a guess, so search
+        // a ply shallower; the next visit will have a move from this one.
+        if self.techniques.iir
+            && !N::ROOT
+            && depth >= p.iir_min_depth
+            && tt_move.is_none()
+            && excluded.is_none()
+            && (pv_node || cut_node)
+        {
+            self.note(Note::Iir);
+            depth -= 1;
+        }
+        // ANCHOR_END: iir
+
+        // The moves, best guess first; at the root, the root moves in the order of the last
+        // iteration.
+        let original_alpha = alpha;
+        let previous = self.previous(ply);
+        let countermove = previous[0].and_then(|before| self.histories.countermoves.get(before));
+        let mut picker = MovePicker::new(tt_move, self.histories.killers.get(ply), countermove);
+        let mut root_index = self.pv_index;
+        let mut best = Best::none();
+        let mut searched = 0;
+        let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
+        let mut child_pv = Line::new();
+        while let Some(mv) = self.next_move::<N>(pos, &mut picker, previous, &mut root_index) {
+            if Some(mv) == excluded {
+                continue;
+            }
+            let quiet = !is_noisy(pos, mv);
+            let best_score = best.score;
+
+            // 15: singular extensions, double, negative, and multi-cut.
+            let mut extension = 0;
+            if let Some(entry) = tt_entry
+                && Some(mv) == tt_move
+                && excluded.is_none()
+            {
+                match self.singular_extension(
+                    pos, mv, entry, depth, ply, beta, cut_node, pv_node, doubles,
+                ) {
+                    Ok(plies) => extension = plies,
+                    Err(score) => return score,
+                }
+            }
+
+            let mut child = pos.clone();
+            child.make_move(mv);
+            let gives_check = child.is_check();
+
+            // ANCHOR: late_move_pruning
+            // 14.1: Late move pruning: near the leaves, after enough moves, the remaining quiet moves
+            // are not worth a search (fewer when the position isn't improving).
+            if self.techniques.late_move_pruning
+                && selective
+                && quiet
+                && !gives_check
+                && depth <= p.lmp_max_depth
+                && best_score > -MATE_BOUND
+            {
+                let mut limit = p.lmp_base + depth * depth;
+                if self.techniques.improving && !improving {
+                    limit /= 2;
+                }
+                if searched as i32 >= limit {
+                    self.note(Note::LateMovePruning);
+                    picker.skip_quiets();
+                    continue;
+                }
+            }
+            // ANCHOR_END: late_move_pruning
+
+            // ANCHOR: futility
+            // 14: Futility pruning: with the static evaluation plus a depth-scaled allowance still at
+            // or below alpha, a quiet move, which wins no material, is not worth searching.
+            if self.techniques.futility
+                && selective
+                && quiet
+                && !gives_check
+                && depth <= p.futility_max_depth
+                && best_score > -MATE_BOUND
+                && static_eval + p.futility_base + p.futility_per_depth * depth <= alpha
+            {
+                self.note(Note::Futility);
+                continue;
+            }
+            // ANCHOR_END: futility
+
+            // ANCHOR: history_pruning
+            // 14.1: History pruning: near the leaves, a quiet move that has failed again and again is
+            // skipped.
+            if self.techniques.history_pruning
+                && selective
+                && quiet
+                && !gives_check
+                && depth <= p.history_pruning_depth
+                && best_score > -MATE_BOUND
+                && self.quiet_history(pos, mv, &previous) < -p.history_pruning_margin * depth
+            {
+                self.note(Note::HistoryPruning);
+                continue;
+            }
+            // ANCHOR_END: history_pruning
+
+            // ANCHOR: see_pruning
+            // 14: SEE pruning: close to the horizon, a move that gives away more material than the
+            // depth allows (per ply, one margin for quiet moves, another for captures) is dropped.
+            if self.techniques.see_pruning
+                && selective
+                && searched > 0
+                && !gives_check
+                && depth <= p.see_max_depth
+                && best_score > -MATE_BOUND
+            {
+                let margin = if quiet {
+                    p.see_quiet_margin
+                } else {
+                    p.see_capture_margin
+                };
+                if !see_ge(pos, mv, -margin * depth) {
+                    self.note(if quiet {
+                        Note::SeePruningQuiet
+                    } else {
+                        Note::SeePruningCapture
+                    });
+                    continue;
+                }
+            }
+            // ANCHOR_END: see_pruning
+
+            self.enter(pos, mv, &child, ply);
+            searched += 1;
+
+            // ANCHOR: check_extension
+            // 6: Check extension: a move that gives check is searched one ply deeper.
+            if self.techniques.check_extension && gives_check && extension == 0 {
+                self.note(Note::CheckExtension);
+                extension = 1;
+            }
+            // ANCHOR_END: check_extension
+            let new_depth = depth - 1 + extension;
+            self.stack[ply].double_extensions = doubles + (extension == 2) as i32;
+
+            // ANCHOR: lmr
+            // 13: Late move reductions: a quiet move this far down the list seldom beats alpha, so it
+            // is searched shallower first, and to full depth only if it does.
+            let mut reduction = 0;
+            if self.techniques.lmr
+                && !N::ROOT
+                && depth >= p.lmr_min_depth
+                && searched > 1 + pv_node as usize
+                && !in_check
+                && (quiet || picker.last_stage() == Stage::BadNoisy)
+            {
+                reduction = self.lmr_table.get(depth, searched);
+                // Less on the principal variation, or where it once was.
+                reduction -= tt_pv as i32;
+                reduction += cut_node as i32;
+                reduction -= gives_check as i32;
+                if self.techniques.improving && !improving {
+                    reduction += 1;
+                }
+                if quiet {
+                    reduction -= self.quiet_history(pos, mv, &previous) / p.lmr_history_divisor;
+                }
+                reduction = reduction.clamp(0, new_depth - 1);
+            }
+            // ANCHOR_END: lmr
+
+            // The root counts each move's selective depth on its own.
+            if N::ROOT {
+                self.seldepth = 0;
+            }
+            // 6: principal variation search, a reduced move first at its reduced depth (13).
+            let score = self.search_move(
+                &child,
+                new_depth,
+                reduction,
+                ply,
+                (alpha, beta),
+                searched == 1,
+                (pv_node, cut_node),
+                &mut child_pv,
+            );
+            self.unplay();
+            if self.aborted {
+                return 0;
+            }
+            if N::ROOT {
+                self.update_root_move(root_index - 1, score, alpha, &child_pv);
+            }
+
+            // ANCHOR: best_move
+            // 6: the best move so far; a cutoff teaches the move ordering (9, 10).
+            if best.update(mv, score, &mut alpha, beta, pv_node, pv, &child_pv) {
+                if !N::ROOT {
+                    self.note_cutoff(searched, picker.last_stage());
+                    self.update_histories(pos, ply, depth, mv, &quiets_tried, &captures_tried);
+                }
+                break;
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            } else {
+                captures_tried.push(mv);
+            }
+            // ANCHOR_END: best_move
+        }
+
+        self.notes
+            .add_many(Note::CaptureDeferred, picker.deferred());
+
+        // 6: no legal move: mate or stalemate (or, leaving one out, nothing else to say).
+        if searched == 0 {
+            return if excluded.is_some() {
+                alpha
+            } else if in_check {
+                mated_in(ply)
+            } else {
+                DRAW
+            };
+        }
+
+        // 8: the result goes to the table; not the root's, and not that of a search that left a
+        // move out, which isn't this node's value.
+        if N::ROOT || excluded.is_some() {
+            return best.score;
+        }
+        let window = (original_alpha, beta);
+        self.store_result(pos, ply, best, window, static_eval, depth, tt_pv);
+        best.score
+    }
+    // ANCHOR_END: search
+
+    /// The next move to search: at the root the next root move, elsewhere the picker's.
+    #[inline]
+    fn next_move<N: NodeType>(
+        &self,
+        pos: &Position,
+        picker: &mut MovePicker,
+        previous: [Option<PieceTo>; 2],
+        root_index: &mut usize,
+    ) -> Option<Move> {
+        if N::ROOT {
+            let mv = self.root_moves.get(*root_index)?.mv;
+            *root_index += 1;
+            return Some(mv);
+        }
+        let ordering = OrderingContext {
+            histories: &self.histories,
+            techniques: &self.techniques,
+            previous,
+        };
+        picker.next(pos, &ordering)
+    }
+}

@@ -1,0 +1,117 @@
+//! ProbCut (off by default): a good capture that beats beta by a margin in a much shallower
+//! search is taken as proof that the node fails high.
+
+use super::Search;
+use crate::eval::Evaluator;
+use crate::movepick::{MovePicker, OrderingContext};
+use crate::notes::Note;
+use crate::pv::Pv;
+use crate::score::{MATE_BOUND, score_from_tt};
+use crate::see::see_ge;
+use crate::tt::{Bound, TtEntry};
+use chess::{Move, Position};
+
+impl<E: Evaluator> Search<E> {
+    // ANCHOR: probcut
+    /// ProbCut wagers that a capture which clears beta by `probcut_margin` in a search
+    /// `probcut_reduction` plies shallower would clear beta at full depth too, and ends the node
+    /// on the first capture that does (`Some(score)`; also when the search was stopped). The wager
+    /// is skipped when the hash table holds an exact score or upper bound under the raised bound
+    /// from a search at least as deep as ProbCut's own would be.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn probcut(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        static_eval: i32,
+        cut_node: bool,
+        tt_entry: Option<TtEntry>,
+        tt_pv: bool,
+    ) -> Option<i32> {
+        let p = self.params;
+        let probcut_beta = beta + p.probcut_margin;
+        let probcut_depth = depth - p.probcut_reduction;
+        let tt_says_no = |entry: TtEntry| {
+            entry.bound != Bound::Lower
+                && entry.depth > probcut_depth
+                && score_from_tt(entry.score, ply) < probcut_beta
+        };
+        if !self.techniques.probcut
+            || !self.techniques.quiescence
+            || depth < p.probcut_min_depth
+            || beta.abs() + p.probcut_margin >= MATE_BOUND
+            || tt_entry.is_some_and(tt_says_no)
+        {
+            return None;
+        }
+        self.note(Note::ProbCut);
+        let tt_move: Option<Move> = tt_entry.and_then(|e| e.mv);
+        let mut picker = MovePicker::captures(tt_move, pos);
+        let mut probcut_pv = Pv::new();
+        loop {
+            let ordering = OrderingContext {
+                histories: &self.histories,
+                techniques: &self.techniques,
+                previous: self.previous(ply),
+            };
+            let Some(mv) = picker.next(pos, &ordering) else {
+                break;
+            };
+            // The exchange alone has to make up the gap between the static evaluation and the
+            // raised bound; a capture that can't is not tried.
+            if !see_ge(pos, mv, probcut_beta - static_eval) {
+                continue;
+            }
+            let child = self.play(pos, mv, ply);
+            // Two looks, both with a null window under the raised bound: the cheap quiescence
+            // search, and only for a capture that passes it, the reduced search that settles
+            // the wager.
+            let qs_score = -self.quiescence(
+                &child,
+                ply + 1,
+                -probcut_beta,
+                -probcut_beta + 1,
+                &mut probcut_pv,
+            );
+            let score = if qs_score >= probcut_beta && probcut_depth > 0 && !self.aborted {
+                self.search_child(
+                    &child,
+                    probcut_depth,
+                    ply,
+                    probcut_beta - 1,
+                    probcut_beta,
+                    !cut_node,
+                    &mut probcut_pv,
+                )
+            } else {
+                qs_score
+            };
+            self.unplay();
+            if self.aborted {
+                return Some(0);
+            }
+            if score >= probcut_beta {
+                self.note(Note::ProbCutCutoff);
+                // Stored as a lower bound, at the depth actually searched: the reduced search's
+                // plus the ply of the capture.
+                self.store(
+                    pos,
+                    ply,
+                    TtEntry {
+                        mv: Some(mv),
+                        score,
+                        static_eval,
+                        depth: probcut_depth + 1,
+                        bound: Bound::Lower,
+                        tt_pv,
+                    },
+                );
+                return Some(score);
+            }
+        }
+        None
+    }
+    // ANCHOR_END: probcut
+}

@@ -1,0 +1,125 @@
+//! Lazy SMP through the protocol: several threads give legal moves and lines, node limits count
+//! every thread, and a thousand searches started, stopped and resized at random moments each end
+//! with exactly one `bestmove`.
+
+mod common;
+
+use chess::Position;
+use common::{Engine, Rng};
+use std::time::Duration;
+
+const SECOND: Duration = Duration::from_secs(1);
+
+const FENS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "6k1/5ppp/4p3/8/8/8/4QPPP/4R1K1 w - - 0 1",
+];
+
+/// Whether `moves` (UCI notation) can be played one after the other from `fen`.
+fn playable(fen: &str, moves: &[&str]) -> bool {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for text in moves {
+        match pos.parse_uci_move(text) {
+            Ok(mv) => pos.make_move(mv),
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+/// Checks every `info ... pv` line and the `bestmove` of one search; the largest node count.
+fn check_search(fen: &str, lines: &[String]) -> u64 {
+    let mut most_nodes = 0;
+    for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let pv_at = words.iter().position(|&w| w == "pv").expect("a pv");
+        assert!(playable(fen, &words[pv_at + 1..]), "{fen}: {line}");
+        let nodes_at = words.iter().position(|&w| w == "nodes").expect("nodes");
+        most_nodes = most_nodes.max(words[nodes_at + 1].parse().expect("a count"));
+    }
+    let best = Engine::best_move(lines);
+    assert!(playable(fen, &[&best]), "{fen}: bestmove {best}");
+    most_nodes
+}
+
+#[test]
+fn two_and_four_threads_give_legal_moves_and_lines() {
+    let mut e = Engine::start();
+    for threads in [2, 4] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        for fen in FENS {
+            e.send("ucinewgame");
+            e.send(&format!("position fen {fen}"));
+            e.send("go depth 10");
+            check_search(fen, &e.until("bestmove", 60 * SECOND));
+            e.send("go movetime 150");
+            check_search(fen, &e.until("bestmove", 10 * SECOND));
+            // A node limit counts every thread's nodes: each adds its count in steps of 1024.
+            e.send("go nodes 30000");
+            let nodes = check_search(fen, &e.until("bestmove", 30 * SECOND));
+            assert!(nodes <= 30_000 + threads * 2048, "{fen}: {nodes} nodes");
+        }
+    }
+}
+
+/// The node count of a `bench` at depth 6: its last line is `N nodes M nps`.
+fn bench_nodes(e: &mut Engine) -> String {
+    e.send("bench 6");
+    loop {
+        let line = e.line(60 * SECOND).expect("bench's lines");
+        if line.ends_with(" nps") && !line.starts_with("position") {
+            return line
+                .split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_string();
+        }
+    }
+}
+
+#[test]
+fn bench_is_the_same_whatever_the_threads() {
+    let mut e = Engine::start();
+    let one = bench_nodes(&mut e);
+    e.send("setoption name Threads value 4");
+    assert_eq!(bench_nodes(&mut e), one);
+}
+
+#[test]
+fn a_thousand_random_searches_each_end_with_one_bestmove() {
+    let mut e = Engine::start();
+    let mut rng = Rng(0x5eed_1234);
+    for cycle in 0..1000 {
+        let threads = 1 + rng.below(4);
+        e.send(&format!("setoption name Threads value {threads}"));
+        if rng.below(20) == 0 {
+            e.send(&format!("setoption name Hash value {}", 1 + rng.below(32)));
+        }
+        if rng.below(10) == 0 {
+            e.send("ucinewgame");
+        }
+        let fen = FENS[rng.below(FENS.len())];
+        e.send(&format!("position fen {fen}"));
+        e.send(match rng.below(4) {
+            0 => "go infinite",
+            1 => "go depth 5",
+            2 => "go movetime 3",
+            _ => "go wtime 200 btime 200",
+        });
+        std::thread::sleep(Duration::from_micros(rng.below(4000) as u64));
+        e.send("stop");
+        e.send("isready");
+        let lines = e.until("readyok", 10 * SECOND);
+        let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(bestmoves, 1, "cycle {cycle}: {lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.contains("error")),
+            "cycle {cycle}: {lines:?}"
+        );
+    }
+    e.send("quit");
+    assert!(e.wait_exit(5 * SECOND));
+}

@@ -74,6 +74,8 @@ notes! {
     ProbCut: "nodes where ProbCut was tried (milestone M5)";
     ProbCutCutoff: "nodes cut off by ProbCut";
     CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
+    TbHit: "positions whose result was read from the Syzygy tablebases inside the search (chapter 19)";
+    TbCutoff: "nodes ended by a tablebase result";
 }
 
 /// One counter per note.

@@ -13,6 +13,14 @@ pub const INFINITE: i32 = 32_001;
 /// Scores at or beyond this (in absolute value) are mates.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 
+/// A win the tablebases prove, at the root: just below every mate, so that a mate found by the
+/// search still ranks above it. A tablebase win `n` plies from the root scores `TB_WIN - n`.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+
+/// Scores at or beyond this (in absolute value) are proven wins or losses: mates, or tablebase
+/// results.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+
 pub const DRAW: i32 = 0;
 
 /// The score of being mated at `ply`.
@@ -28,6 +36,18 @@ pub const fn mate_in(ply: usize) -> i32 {
 }
 // ANCHOR_END: mate_scores
 
+/// The score of a tablebase win found at `ply`.
+#[inline]
+pub const fn tb_win_in(ply: usize) -> i32 {
+    TB_WIN - ply as i32
+}
+
+/// The score of a tablebase loss found at `ply`.
+#[inline]
+pub const fn tb_loss_in(ply: usize) -> i32 {
+    -TB_WIN + ply as i32
+}
+
 #[inline]
 pub const fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_BOUND
@@ -35,12 +55,12 @@ pub const fn is_mate(score: i32) -> bool {
 
 // ANCHOR: score_tt
 /// A mate score in the table counts plies from the stored node, not from the root, so that it
-/// stays right when the node is reached again at another ply.
+/// stays right when the node is reached again at another ply; so does a tablebase win or loss.
 #[inline]
 pub const fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -50,9 +70,9 @@ pub const fn score_to_tt(score: i32, ply: usize) -> i32 {
 /// The inverse of [`score_to_tt`]: back to plies from the root.
 #[inline]
 pub const fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score
@@ -105,12 +125,31 @@ mod tests {
 
     #[test]
     fn tt_adjustment_round_trips() {
-        for score in [mate_in(5), mated_in(7), 120, -3] {
+        for score in [
+            mate_in(5),
+            mated_in(7),
+            tb_win_in(9),
+            tb_loss_in(4),
+            120,
+            -3,
+        ] {
             for ply in [0, 3, 40] {
                 assert_eq!(score_from_tt(score_to_tt(score, ply), ply), score);
             }
         }
         // Mate 5 plies from the root, seen at ply 3: 2 plies from that node.
         assert_eq!(score_to_tt(mate_in(5), 3), mate_in(2));
+        assert_eq!(score_to_tt(tb_win_in(5), 3), tb_win_in(2));
+    }
+
+    #[test]
+    fn tablebase_scores_lie_between_mates_and_evaluations() {
+        assert!(tb_win_in(MAX_PLY - 1) > TB_WIN_BOUND);
+        assert!(tb_win_in(0) < mate_in(MAX_PLY - 1));
+        assert!(!is_mate(tb_win_in(0)) && !is_mate(tb_loss_in(0)));
+        assert_eq!(
+            UciScore::from_score(tb_win_in(3)),
+            UciScore::Centipawns(TB_WIN - 3)
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! The UCI options cb2026 offers, and how `setoption` values are read.
 
 use engine::params::PARAMS;
+use engine::tablebase::{DEFAULT_PROBE_DEPTH, DEFAULT_PROBE_LIMIT};
 use engine::techniques::TECHNIQUES;
 
 pub const DEFAULT_HASH_MIB: usize = 16;
@@ -8,6 +9,11 @@ pub const MAX_HASH_MIB: usize = 65_536;
 pub const MAX_MULTIPV: usize = 256;
 pub const DEFAULT_MOVE_OVERHEAD: u64 = 10;
 pub const MAX_MOVE_OVERHEAD: u64 = 5_000;
+pub const MAX_PROBE_DEPTH: i64 = 100;
+/// Syzygy tables exist for up to seven pieces.
+pub const MAX_PROBE_LIMIT: i64 = 7;
+/// What `SyzygyPath` shows when no tables are in use (and accepts to drop them).
+pub const NO_SYZYGY_PATH: &str = "<empty>";
 /// Lazy SMP's limit (see `engine::threads`).
 pub const MAX_THREADS: usize = engine::threads::MAX_THREADS;
 
@@ -24,6 +30,11 @@ pub struct Options {
     pub show_wdl: bool,
     /// The `EvalFile` value: empty for the embedded network.
     pub eval_file: String,
+    /// `SyzygyPath`: the folders of the tables in use, empty for none.
+    pub syzygy_path: String,
+    pub syzygy_probe_depth: i32,
+    pub syzygy_probe_limit: usize,
+    pub syzygy_50_move_rule: bool,
 }
 
 /// What `EvalFile` shows for the network built into the engine (and accepts to go back to it).
@@ -40,6 +51,10 @@ impl Default for Options {
             chess960: false,
             show_wdl: false,
             eval_file: String::new(),
+            syzygy_path: String::new(),
+            syzygy_probe_depth: DEFAULT_PROBE_DEPTH,
+            syzygy_probe_limit: DEFAULT_PROBE_LIMIT,
+            syzygy_50_move_rule: true,
         }
     }
 }
@@ -59,6 +74,14 @@ pub fn declarations(technique_options: bool) -> Vec<String> {
         "option name UCI_ShowWDL type check default false".to_string(),
         "option name Clear Hash type button".to_string(),
         format!("option name EvalFile type string default {EMBEDDED_NET_NAME}"),
+        format!("option name SyzygyPath type string default {NO_SYZYGY_PATH}"),
+        format!(
+            "option name SyzygyProbeDepth type spin default {DEFAULT_PROBE_DEPTH} min 1 max {MAX_PROBE_DEPTH}"
+        ),
+        format!(
+            "option name SyzygyProbeLimit type spin default {DEFAULT_PROBE_LIMIT} min 0 max {MAX_PROBE_LIMIT}"
+        ),
+        "option name Syzygy50MoveRule type check default true".to_string(),
     ];
     // ANCHOR: option_declarations
     // Every technique can be switched from a match runner (or a GUI, started with the flag).

@@ -8,6 +8,7 @@ use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::eval::nnue::{self, Network};
 use engine::score::UciScore;
+use engine::tablebase::{Probing, Tablebases};
 use engine::techniques::parse_switch;
 use engine::{
     Bound, Evaluator, HceEvaluator, Info, Notes, Params, SearchOptions, TECHNIQUES, Techniques,
@@ -26,6 +27,8 @@ pub struct Session {
     params: Params,
     /// The network: the embedded one, or the one `EvalFile` loaded.
     net: Arc<Network>,
+    /// The tables `SyzygyPath` found, if any.
+    tablebases: Option<Arc<Tablebases>>,
     /// The search threads, the hash table and the stop flags; the search thread is started at
     /// the first job and then kept for every search.
     pool: ThreadPool,
@@ -114,6 +117,7 @@ impl Session {
             params: Params::default(),
             pool: ThreadPool::with_network(tt, net.clone()),
             net,
+            tablebases: None,
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
             endless: false,
@@ -277,6 +281,18 @@ impl Session {
             "uci_showwdl" => self.options.show_wdl = options::parse_check(name, value)?,
             "clear hash" => self.clear_hash(),
             "evalfile" => self.load_net(value)?,
+            "syzygypath" => self.load_tablebases(value)?,
+            "syzygyprobedepth" => {
+                self.options.syzygy_probe_depth =
+                    options::parse_spin(name, value, 1, options::MAX_PROBE_DEPTH)? as i32;
+            }
+            "syzygyprobelimit" => {
+                self.options.syzygy_probe_limit =
+                    options::parse_spin(name, value, 0, options::MAX_PROBE_LIMIT)? as usize;
+            }
+            "syzygy50moverule" => {
+                self.options.syzygy_50_move_rule = options::parse_check(name, value)?
+            }
             _ => {
                 // ANCHOR: setoption_switches
                 // Technique and parameter names are lower case; like the others, any case goes.
@@ -359,6 +375,7 @@ impl Session {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             go_received: Some(go_received),
+            tablebases: self.probing(),
         };
         // ANCHOR: search_thread
         let job = Box::new(move |workers: &mut Workers| {
@@ -439,6 +456,43 @@ impl Session {
         self.options.eval_file = value.to_string();
         self.pool.set_network(net);
         Ok(())
+    }
+
+    // ANCHOR: syzygy_path
+    /// Reads the tables of `SyzygyPath`'s folders. Tables found are reported and used, with a line
+    /// for each folder or file that could not be read; with none found, the tables in use stay.
+    fn load_tablebases(&mut self, value: &str) -> Result<(), String> {
+        let value = value.trim();
+        if value.is_empty() || value == options::NO_SYZYGY_PATH {
+            self.tablebases = None;
+            self.options.syzygy_path.clear();
+            return Ok(());
+        }
+        let loaded = Tablebases::open(value).map_err(|e| format!("SyzygyPath: {e}"))?;
+        for problem in &loaded.problems {
+            error(format!("SyzygyPath: {problem}"));
+        }
+        let tables = loaded.tablebases;
+        say!(
+            "info string Found {} tablebase files, up to {} pieces",
+            tables.files(),
+            tables.max_pieces()
+        );
+        self.tablebases = Some(Arc::new(tables));
+        self.options.syzygy_path = value.to_string();
+        Ok(())
+    }
+    // ANCHOR_END: syzygy_path
+
+    /// The tables and the Syzygy options, for a search.
+    fn probing(&self) -> Option<Probing> {
+        let tables = self.tablebases.clone()?;
+        Some(Probing {
+            tables,
+            depth: self.options.syzygy_probe_depth,
+            limit: self.options.syzygy_probe_limit,
+            fifty_move_rule: self.options.syzygy_50_move_rule,
+        })
     }
 
     /// The hand-crafted evaluation term by term, then the network's score and what each piece is
@@ -594,12 +648,13 @@ fn info_line(info: &Info, chess960: bool, start: Instant, wdl_move: Option<u32>)
     let nps = (info.nodes as f64 / (millis.max(1) as f64 / 1000.0)) as u64;
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(chess960)).collect();
     format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits 0 time {millis} pv {}",
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {millis} pv {}",
         info.depth,
         info.seldepth,
         info.multipv,
         info.nodes,
         info.hashfull,
+        info.tbhits,
         pv.join(" ")
     )
 }

@@ -7,7 +7,8 @@ use super::{Frame, Search};
 use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
-use crate::score::{INFINITE, MAX_PLY, mate_in};
+use crate::score::{INFINITE, MAX_PLY, is_mate, mate_in};
+use crate::tablebase::Probing;
 use crate::time::{Limits, TimeManager, allot};
 use crate::tt::Bound;
 use chess::{Move, Position};
@@ -40,6 +41,8 @@ pub struct Info {
     pub nodes: u64,
     pub time: Duration,
     pub hashfull: usize,
+    /// Positions whose result came from the tablebases, on every thread.
+    pub tbhits: u64,
     pub pv: Vec<Move>,
 }
 
@@ -64,6 +67,8 @@ pub struct SearchOptions {
     /// When `go` arrived: the GUI's clock runs from then, not from when the search thread starts.
     /// `None`: from the start of the search.
     pub go_received: Option<Instant>,
+    /// The Syzygy tablebases and how to probe them; `None` without `SyzygyPath`.
+    pub tablebases: Option<Probing>,
 }
 
 impl Default for SearchOptions {
@@ -72,6 +77,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: 10,
             go_received: None,
+            tablebases: None,
         }
     }
 }
@@ -228,6 +234,7 @@ impl<E: Evaluator> Search<E> {
                 self.root_moves[..=i].rotate_right(1);
             }
         }
+        self.start_tablebases(pos, options.tablebases.as_ref());
     }
 
     // ANCHOR: should_finish
@@ -339,11 +346,17 @@ impl<E: Evaluator> Search<E> {
     /// What the thread found for the line `pv_index` at `depth`, for an `info` line.
     pub(crate) fn info(&self, depth: i32, pv_index: usize, bound: Option<Bound>) -> Info {
         let rm = &self.root_moves[pv_index];
-        let score = if rm.score == -INFINITE {
+        let mut score = if rm.score == -INFINITE {
             rm.previous_score
         } else {
             rm.score
         };
+        // With the root in the tablebases, their result is the score until a mate is found.
+        if let Some(tb_score) = self.tablebases.root_score {
+            if !is_mate(score) {
+                score = tb_score;
+            }
+        }
         Info {
             depth,
             seldepth: rm.seldepth.max(1),
@@ -353,6 +366,7 @@ impl<E: Evaluator> Search<E> {
             nodes: self.total_nodes(),
             time: self.time.elapsed(),
             hashfull: self.tt.hashfull(),
+            tbhits: self.signals.tb_hits.load(Ordering::Relaxed),
             pv: rm.pv.to_vec(),
         }
     }

@@ -15,6 +15,7 @@ mod probcut;
 mod pvs;
 mod quiescence;
 mod singular;
+mod syzygy;
 mod table;
 
 pub use deepening::{Info, RootMove, SearchOptions, SearchResult};
@@ -48,6 +49,8 @@ pub struct Signals {
     pub(crate) finished: AtomicBool,
     /// The nodes of every thread of this search, added in steps of about 1024 (see `poll`).
     pub(crate) nodes: AtomicU64,
+    /// Positions of this search whose result came from the tablebases, on every thread.
+    pub(crate) tb_hits: AtomicU64,
 }
 
 impl Signals {
@@ -55,6 +58,7 @@ impl Signals {
     pub(crate) fn begin_search(&self) {
         self.finished.store(false, Ordering::Relaxed);
         self.nodes.store(0, Ordering::Relaxed);
+        self.tb_hits.store(0, Ordering::Relaxed);
     }
 }
 
@@ -107,6 +111,8 @@ pub struct Search<E: Evaluator = Evaluation> {
     /// Null moves are not tried before this ply: set during null-move verification searches.
     pub(crate) nmp_min_ply: usize,
     pub(crate) lmr_table: LmrTable,
+    /// The tablebases as this search uses them.
+    pub(crate) tablebases: syzygy::TablebaseState,
 }
 
 /// The one way to build the engine's own search (the UCI session, bench, datagen): with the
@@ -145,6 +151,7 @@ impl<E: Evaluator> Search<E> {
             pv_index: 0,
             nmp_min_ply: 0,
             lmr_table: LmrTable::new(&Params::default()),
+            tablebases: syzygy::TablebaseState::default(),
         }
     }
 

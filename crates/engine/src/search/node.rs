@@ -11,9 +11,14 @@ use crate::history::PieceTo;
 use crate::movepick::{MovePicker, OrderingContext, Stage, is_noisy};
 use crate::notes::Note;
 use crate::pv::Pv as Line;
-use crate::score::{DRAW, INFINITE, MATE_BOUND, mate_in, mated_in};
+use crate::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in};
 use crate::see::see_ge;
+use crate::tt::{Bound, TtEntry};
 use chess::{Move, MoveList, Position};
+
+/// A tablebase result is exact however deep the node: stored as if searched this much deeper, so
+/// that ordinary results do not push it out of the table.
+const TB_DEPTH_BONUS: i32 = 6;
 
 // ANCHOR: node_types
 /// The kinds of node. The root is a PV node whose moves are the root moves, searched in their own
@@ -117,6 +122,43 @@ impl<E: Evaluator> Search<E> {
             None => self.evaluate(pos, ply),
         };
         self.stack[ply].static_eval = static_eval;
+
+        // ANCHOR: tablebase_probe
+        // 19: tablebases: after a capture or pawn move with few pieces left, the tables know the
+        // result. One that settles the window ends the node; on the PV, it bounds the score.
+        let (mut tb_floor, mut tb_ceiling) = (-INFINITE, INFINITE);
+        if !N::ROOT
+            && excluded.is_none()
+            && let Some((score, bound)) = self.probe_tablebase(pos, depth, ply)
+        {
+            let settles = match bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if settles {
+                self.note(Note::TbCutoff);
+                let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                let (mv, tt_pv) = (None, tt_pv);
+                let entry = TtEntry {
+                    mv,
+                    score,
+                    static_eval,
+                    depth,
+                    bound,
+                    tt_pv,
+                };
+                self.store(pos, ply, entry);
+                return score;
+            }
+            if pv_node && bound == Bound::Lower {
+                tb_floor = score;
+                alpha = alpha.max(score);
+            } else if pv_node {
+                tb_ceiling = score;
+            }
+        }
+        // ANCHOR_END: tablebase_probe
         // The pruning below bets on the static evaluation: never on the principal variation or in check.
         let selective = !pv_node && !in_check;
         // Pruning the whole node also waits while one of its moves is left out.
@@ -443,7 +485,16 @@ impl<E: Evaluator> Search<E> {
         if N::ROOT || excluded.is_some() {
             return best.score;
         }
-        let window = (original_alpha, beta);
+        let mut window = (original_alpha, beta);
+        // 19: on the PV the tables' bound stands whatever the moves found, and is stored as the
+        // bound it is (a window just below or above it makes `store_result` say so).
+        if best.score < tb_floor {
+            best.score = tb_floor;
+            window = (tb_floor - 1, tb_floor);
+        } else if best.score > tb_ceiling {
+            best.score = tb_ceiling;
+            window = (tb_ceiling, tb_ceiling + 1);
+        }
         self.store_result(pos, ply, best, window, static_eval, depth, tt_pv);
         best.score
     }

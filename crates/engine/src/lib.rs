@@ -11,6 +11,7 @@ pub mod pv;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod strength;
 pub mod tablebase;
 pub mod techniques;
 pub mod threads;

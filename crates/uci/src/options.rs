@@ -1,6 +1,7 @@
 //! The UCI options cb2026 offers, and how `setoption` values are read.
 
 use engine::params::PARAMS;
+use engine::strength::{MAX_ELO, MIN_ELO};
 use engine::tablebase::{DEFAULT_PROBE_DEPTH, DEFAULT_PROBE_LIMIT};
 use engine::techniques::TECHNIQUES;
 
@@ -12,6 +13,8 @@ pub const MAX_MOVE_OVERHEAD: u64 = 5_000;
 pub const MAX_PROBE_DEPTH: i64 = 100;
 /// Syzygy tables exist for up to seven pieces.
 pub const MAX_PROBE_LIMIT: i64 = 7;
+/// `UCI_Elo` before it is set: the weakest strength, as Stockfish has it.
+pub const DEFAULT_ELO: i32 = MIN_ELO;
 /// What `SyzygyPath` shows when no tables are in use (and accepts to drop them).
 pub const NO_SYZYGY_PATH: &str = "<empty>";
 /// Lazy SMP's limit (see `engine::threads`).
@@ -35,6 +38,9 @@ pub struct Options {
     pub syzygy_probe_depth: i32,
     pub syzygy_probe_limit: usize,
     pub syzygy_50_move_rule: bool,
+    /// `UCI_LimitStrength`: play at `elo` (`UCI_Elo`).
+    pub limit_strength: bool,
+    pub elo: i32,
 }
 
 /// What `EvalFile` shows for the network built into the engine (and accepts to go back to it).
@@ -55,6 +61,8 @@ impl Default for Options {
             syzygy_probe_depth: DEFAULT_PROBE_DEPTH,
             syzygy_probe_limit: DEFAULT_PROBE_LIMIT,
             syzygy_50_move_rule: true,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
         }
     }
 }
@@ -82,6 +90,8 @@ pub fn declarations(technique_options: bool) -> Vec<String> {
             "option name SyzygyProbeLimit type spin default {DEFAULT_PROBE_LIMIT} min 0 max {MAX_PROBE_LIMIT}"
         ),
         "option name Syzygy50MoveRule type check default true".to_string(),
+        "option name UCI_LimitStrength type check default false".to_string(),
+        format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"),
     ];
     // ANCHOR: option_declarations
     // Every technique can be switched from a match runner (or a GUI, started with the flag).

@@ -4,10 +4,12 @@
 use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
 use crate::output::say;
+use chess::rng::Rng;
 use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::eval::nnue::{self, Network};
 use engine::score::UciScore;
+use engine::strength::{self, Lines, Strength};
 use engine::tablebase::{Probing, Tablebases};
 use engine::techniques::parse_switch;
 use engine::{
@@ -29,6 +31,9 @@ pub struct Session {
     net: Arc<Network>,
     /// The tables `SyzygyPath` found, if any.
     tablebases: Option<Arc<Tablebases>>,
+    /// Seeds the move choice of a limited strength: from the clock at the start, so that games
+    /// differ, then counted up by each search.
+    choice_seed: u64,
     /// The search threads, the hash table and the stop flags; the search thread is started at
     /// the first job and then kept for every search.
     pool: ThreadPool,
@@ -118,6 +123,9 @@ impl Session {
             pool: ThreadPool::with_network(tt, net.clone()),
             net,
             tablebases: None,
+            choice_seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64),
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
             endless: false,
@@ -290,6 +298,17 @@ impl Session {
                 self.options.syzygy_probe_limit =
                     options::parse_spin(name, value, 0, options::MAX_PROBE_LIMIT)? as usize;
             }
+            "uci_limitstrength" => {
+                self.options.limit_strength = options::parse_check(name, value)?;
+            }
+            "uci_elo" => {
+                self.options.elo = options::parse_spin(
+                    name,
+                    value,
+                    strength::MIN_ELO as i64,
+                    strength::MAX_ELO as i64,
+                )? as i32;
+            }
             "syzygy50moverule" => {
                 self.options.syzygy_50_move_rule = options::parse_check(name, value)?
             }
@@ -371,19 +390,38 @@ impl Session {
             .options
             .show_wdl
             .then_some(self.position.fullmove_number());
-        let options = SearchOptions {
+        let mut options = SearchOptions {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             go_received: Some(go_received),
             tablebases: self.probing(),
         };
+        // ANCHOR: limit_strength
+        // A chosen strength: fewer nodes, and a move drawn among several lines.
+        let strength = self
+            .options
+            .limit_strength
+            .then(|| Strength::new(self.options.elo));
+        let mut limits = limits;
+        if let Some(strength) = strength {
+            limits.nodes = Some(limits.nodes.unwrap_or(u64::MAX).min(strength.nodes()));
+            options.multipv = options.multipv.max(strength::CANDIDATES);
+        }
+        self.choice_seed = self.choice_seed.wrapping_add(1);
+        let mut rng = Rng::new(self.choice_seed ^ self.position.hash());
+        // ANCHOR_END: limit_strength
         // ANCHOR: search_thread
         let job = Box::new(move |workers: &mut Workers| {
             workers.main.techniques = techniques;
             workers.main.params = params;
-            let result = workers.search(&position, &history, &limits, &options, &mut |info| {
+            let mut lines = Lines::default();
+            let mut result = workers.search(&position, &history, &limits, &options, &mut |info| {
                 say!("{}", info_line(info, chess960, go_received, wdl_move));
+                lines.record(info);
             });
+            if let Some((mv, ponder)) = strength.and_then(|s| lines.choose(s, &mut rng)) {
+                (result.best_move, result.ponder_move) = (Some(mv), ponder);
+            }
             answered.store(true, Ordering::Relaxed);
             match result.best_move {
                 Some(best) => match result.ponder_move {

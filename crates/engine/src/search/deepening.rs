@@ -162,6 +162,8 @@ impl<E: Evaluator> Search<E> {
                 break;
             }
             result.depth = depth;
+            // One whole iteration is done: from now on the node limit holds.
+            self.node_limit = self.node_budget;
             if !self.is_main() {
                 continue;
             }
@@ -213,7 +215,8 @@ impl<E: Evaluator> Search<E> {
             options.go_received.unwrap_or_else(Instant::now),
             limits_of_time,
         );
-        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        self.node_limit = u64::MAX;
+        self.node_budget = limits.nodes.unwrap_or(u64::MAX);
         self.infinite = limits.infinite;
         self.was_pondering = limits.ponder;
         self.root_moves = pos

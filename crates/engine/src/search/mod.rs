@@ -101,7 +101,11 @@ pub struct Search<E: Evaluator = Evaluation> {
     /// 0 for the main thread, 1, 2... for the helpers.
     pub(crate) thread_id: usize,
     pub(crate) time: TimeManager,
+    /// The nodes this search may still reach: no limit until the first iteration is complete
+    /// (a move from half an iteration is a guess), then `node_budget`.
     pub(crate) node_limit: u64,
+    /// `go nodes`, or what a limited strength allows.
+    pub(crate) node_budget: u64,
     /// Stop only when told to (`go infinite`).
     pub(crate) infinite: bool,
     pub(crate) was_pondering: bool,
@@ -145,6 +149,7 @@ impl<E: Evaluator> Search<E> {
             thread_id: 0,
             time: TimeManager::new(None),
             node_limit: u64::MAX,
+            node_budget: u64::MAX,
             infinite: false,
             was_pondering: false,
             root_moves: Vec::new(),

@@ -30,6 +30,7 @@ use crate::pv::Pv;
 use crate::score::{DRAW, MAX_PLY};
 use crate::techniques::Techniques;
 use crate::time::TimeManager;
+use crate::tree::{Kind, TreeRecorder, Via};
 use crate::tt::TranspositionTable;
 use chess::{Move, Position};
 use node::{NonPv, Pv as PvNode};
@@ -107,6 +108,9 @@ pub struct Search<E: Evaluator = Evaluation> {
     /// Null moves are not tried before this ply: set during null-move verification searches.
     pub(crate) nmp_min_ply: usize,
     pub(crate) lmr_table: LmrTable,
+    /// The search-tree explorer's recorder (`tree`); `None` in play, where each hook below costs
+    /// one well-predicted test of this field.
+    pub(crate) tree: Option<Box<TreeRecorder>>,
 }
 
 /// The one way to build the engine's own search (the UCI session, bench, datagen): with the
@@ -145,6 +149,7 @@ impl<E: Evaluator> Search<E> {
             pv_index: 0,
             nmp_min_ply: 0,
             lmr_table: LmrTable::new(&Params::default()),
+            tree: None,
         }
     }
 
@@ -186,6 +191,43 @@ impl<E: Evaluator> Search<E> {
     #[inline(always)]
     pub(crate) fn note(&mut self, note: Note) {
         self.notes.add(note);
+        // A counter that ends a node names its outcome in a recorded tree.
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.note(note);
+        }
+    }
+
+    /// Counts a move skipped by a pruning technique; a recorded tree keeps it as a stub.
+    #[inline(always)]
+    pub(crate) fn note_pruned(&mut self, note: Note, mv: Move) {
+        self.notes.add(note);
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.pruned(note, mv);
+        }
+    }
+
+    /// Tells a recorded tree how the next child is searched (a reduction, a re-search...).
+    #[inline(always)]
+    pub(crate) fn tree_via(&mut self, via: Via) {
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.via(via);
+        }
+    }
+
+    /// A node starts: a recorded tree opens a record for it.
+    #[inline(always)]
+    pub(crate) fn tree_enter(&mut self, kind: Kind, ply: usize, depth: i32, alpha: i32, beta: i32) {
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.enter(kind, ply, depth, alpha, beta);
+        }
+    }
+
+    /// The node ends with `score`.
+    #[inline(always)]
+    pub(crate) fn tree_exit(&mut self, score: i32) {
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.exit(score, self.aborted);
+        }
     }
 
     #[inline]
@@ -299,6 +341,9 @@ impl<E: Evaluator> Search<E> {
             .map(|piece| PieceTo { piece, to: mv.to() });
         self.evaluator.push(pos, Some(mv), child, ply);
         self.keys.push(pos.hash());
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.moved(ply, Some(mv));
+        }
     }
 
     /// A quiet move's history scores, as the move picker adds them up.

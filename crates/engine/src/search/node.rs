@@ -13,6 +13,7 @@ use crate::notes::Note;
 use crate::pv::Pv as Line;
 use crate::score::{DRAW, INFINITE, MATE_BOUND, mate_in, mated_in};
 use crate::see::see_ge;
+use crate::tree::{Kind, Via};
 use chess::{Move, MoveList, Position};
 
 // ANCHOR: node_types
@@ -45,12 +46,58 @@ impl NodeType for NonPv {
 // ANCHOR_END: node_types
 
 impl<E: Evaluator> Search<E> {
+    /// A node, as the rest of the search calls it: [`Search::node_body`], watched by the
+    /// search-tree explorer when it records (otherwise the cost is one test of a field).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn node<N: NodeType>(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_node: bool,
+        pv: &mut Line,
+    ) -> i32 {
+        // At the horizon the node is the quiescence search's, which records itself.
+        if self.tree.is_none() || (!N::ROOT && depth <= 0) {
+            return self.node_body::<N>(pos, depth, ply, alpha, beta, cut_node, pv);
+        }
+        self.record_node::<N>(pos, depth, ply, alpha, beta, cut_node, pv)
+    }
+
+    /// [`Search::node`] while a tree is recorded: the node's record opens before and closes after.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    fn record_node<N: NodeType>(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_node: bool,
+        pv: &mut Line,
+    ) -> i32 {
+        let kind = match (N::ROOT, N::PV) {
+            (true, _) => Kind::Root,
+            (false, true) => Kind::Pv,
+            (false, false) => Kind::NonPv,
+        };
+        self.tree_enter(kind, ply, depth, alpha, beta);
+        let score = self.node_body::<N>(pos, depth, ply, alpha, beta, cut_node, pv);
+        self.tree_exit(score);
+        score
+    }
+
     // ANCHOR: search
     /// The score of `pos` searched `depth` plies deep, within the window (`alpha`, `beta`).
     /// Fail-soft: the score may lie outside the window, as a bound. `cut_node`: a node expected to
     /// fail high. `pv` receives the principal variation when the score falls inside the window.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn node<N: NodeType>(
+    fn node_body<N: NodeType>(
         &mut self,
         pos: &Position,
         mut depth: i32,
@@ -167,6 +214,7 @@ impl<E: Evaluator> Search<E> {
             && depth <= p.razor_max_depth
             && static_eval + p.razor_margin * depth < alpha
         {
+            self.tree_via(Via::Razoring);
             let qs_score = self.quiescence(pos, ply, alpha, alpha + 1, pv);
             if self.aborted {
                 return 0;
@@ -280,7 +328,7 @@ impl<E: Evaluator> Search<E> {
                     limit /= 2;
                 }
                 if searched as i32 >= limit {
-                    self.note(Note::LateMovePruning);
+                    self.note_pruned(Note::LateMovePruning, mv);
                     picker.skip_quiets();
                     continue;
                 }
@@ -298,7 +346,7 @@ impl<E: Evaluator> Search<E> {
                 && best_score > -MATE_BOUND
                 && static_eval + p.futility_base + p.futility_per_depth * depth <= alpha
             {
-                self.note(Note::Futility);
+                self.note_pruned(Note::Futility, mv);
                 continue;
             }
             // ANCHOR_END: futility
@@ -314,7 +362,7 @@ impl<E: Evaluator> Search<E> {
                 && best_score > -MATE_BOUND
                 && self.quiet_history(pos, mv, &previous) < -p.history_pruning_margin * depth
             {
-                self.note(Note::HistoryPruning);
+                self.note_pruned(Note::HistoryPruning, mv);
                 continue;
             }
             // ANCHOR_END: history_pruning
@@ -335,11 +383,12 @@ impl<E: Evaluator> Search<E> {
                     p.see_capture_margin
                 };
                 if !see_ge(pos, mv, -margin * depth) {
-                    self.note(if quiet {
+                    let note = if quiet {
                         Note::SeePruningQuiet
                     } else {
                         Note::SeePruningCapture
-                    });
+                    };
+                    self.note_pruned(note, mv);
                     continue;
                 }
             }

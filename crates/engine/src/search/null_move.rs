@@ -6,6 +6,7 @@ use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::MATE_BOUND;
+use crate::tree::Via;
 use chess::Position;
 
 /// Whether the side to move has a piece other than pawns and the king: without one, zugzwang is
@@ -47,6 +48,10 @@ impl<E: Evaluator> Search<E> {
         self.stack[ply].moved = None;
         self.evaluator.push(pos, None, &child, ply);
         self.keys.push(pos.hash());
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.moved(ply, None);
+            tree.via(Via::NullMove);
+        }
         let score = self.search_child(&child, null_depth, ply, beta - 1, beta, !cut_node, pv);
         self.unplay();
         if self.aborted {
@@ -63,6 +68,7 @@ impl<E: Evaluator> Search<E> {
             // (zugzwang: positions where every move is worse than passing).
             self.note(Note::NullMoveVerification);
             self.nmp_min_ply = ply + 3 * null_depth.max(0) as usize / 4;
+            self.tree_via(Via::Verification);
             let verified = self.search(pos, null_depth, ply, beta - 1, beta, false, pv);
             self.nmp_min_ply = 0;
             if self.aborted {

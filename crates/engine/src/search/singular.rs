@@ -5,6 +5,7 @@ use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{MATE_BOUND, score_from_tt};
+use crate::tree::Via;
 use crate::tt::{Bound, TtEntry};
 use chess::{Move, Position};
 
@@ -41,6 +42,7 @@ impl<E: Evaluator> Search<E> {
         self.note(Note::SingularSearch);
         self.stack[ply].excluded = Some(mv);
         let mut scratch = Pv::new();
+        self.tree_via(Via::Singular);
         let score = self.search(
             pos,
             (depth - 1) / 2,

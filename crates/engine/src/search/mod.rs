@@ -188,6 +188,7 @@ impl<E: Evaluator> Search<E> {
         self.nodes_shared = self.nodes;
     }
 
+    // ANCHOR: note
     #[inline(always)]
     pub(crate) fn note(&mut self, note: Note) {
         self.notes.add(note);
@@ -196,6 +197,7 @@ impl<E: Evaluator> Search<E> {
             tree.note(note);
         }
     }
+    // ANCHOR_END: note
 
     /// Counts a move skipped by a pruning technique; a recorded tree keeps it as a stub.
     #[inline(always)]

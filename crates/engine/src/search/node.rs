@@ -46,6 +46,7 @@ impl NodeType for NonPv {
 // ANCHOR_END: node_types
 
 impl<E: Evaluator> Search<E> {
+    // ANCHOR: tree_hook
     /// A node, as the rest of the search calls it: [`Search::node_body`], watched by the
     /// search-tree explorer when it records (otherwise the cost is one test of a field).
     #[allow(clippy::too_many_arguments)]
@@ -91,6 +92,7 @@ impl<E: Evaluator> Search<E> {
         self.tree_exit(score);
         score
     }
+    // ANCHOR_END: tree_hook
 
     // ANCHOR: search
     /// The score of `pos` searched `depth` plies deep, within the window (`alpha`, `beta`).

@@ -193,6 +193,19 @@ impl Tree {
         path
     }
 
+    /// Records in each record's subtree, pruned moves included: record `i`'s subtree is the
+    /// records `i..i + span[i]`, since the search enters a node's subtree before anything else.
+    pub fn spans(&self) -> Vec<usize> {
+        let mut span = vec![1usize; self.nodes.len()];
+        for i in (0..self.nodes.len()).rev() {
+            let parent = self.nodes[i].parent;
+            if parent != NO_PARENT {
+                span[parent as usize] += span[i];
+            }
+        }
+        span
+    }
+
     /// Nodes recorded, pruned moves left out.
     pub fn node_count(&self) -> u64 {
         self.nodes.iter().filter(|n| n.kind != Kind::Pruned).count() as u64

@@ -39,22 +39,22 @@ macro_rules! outcomes {
 }
 
 outcomes! {
-    Exact, "exact", "#7fb3e6", None, "searched every move; the score fell inside the window";
+    Exact, "exact", "#ffffff", None, "searched every move; the score fell inside the window";
     FailLow, "fail-low", "#d0d4da", None, "searched every move; none reached alpha";
-    BetaCutoff, "beta-cutoff", "#4f9d4f", Some(Note::BetaCutoff), "a move reached beta";
+    BetaCutoff, "beta-cutoff", "#6dbb6d", Some(Note::BetaCutoff), "a move reached beta";
     FailHigh, "fail-high", "#8cc78c", None, "reached beta without a counted cutoff (a root window, a capture in the quiescence search)";
     TtCutoff, "tt-cutoff", "#e3c44a", Some(Note::TtCutoff), "the transposition table's score settled it";
     MateDistance, "mate-distance", "#b07cc6", Some(Note::MateDistancePruning), "mate distance pruning: no score inside the window was possible";
     ReverseFutility, "reverse-futility", "#e8843c", Some(Note::ReverseFutility), "reverse futility pruning: the static evaluation was far above beta";
-    Razoring, "razoring", "#c9604a", Some(Note::Razoring), "razoring: far below alpha, and the quiescence search agreed";
-    NullMove, "null-move", "#3f7fbf", Some(Note::NullMoveCutoff), "null-move pruning: passing still reached beta";
-    ProbCut, "probcut", "#5c4fa8", Some(Note::ProbCutCutoff), "ProbCut: a capture cleared a raised beta in a shallow search";
-    MultiCut, "multi-cut", "#8a5a9e", Some(Note::MultiCut), "multi-cut: the singular search found another move above beta";
+    Razoring, "razoring", "#de7d6a", Some(Note::Razoring), "razoring: far below alpha, and the quiescence search agreed";
+    NullMove, "null-move", "#79a6dc", Some(Note::NullMoveCutoff), "null-move pruning: passing still reached beta";
+    ProbCut, "probcut", "#978de0", Some(Note::ProbCutCutoff), "ProbCut: a capture cleared a raised beta in a shallow search";
+    MultiCut, "multi-cut", "#bb93cf", Some(Note::MultiCut), "multi-cut: the singular search found another move above beta";
     Draw, "draw", "#a0a0a0", Some(Note::Draw), "a draw by repetition, the fifty-move rule or material";
     StandPat, "stand-pat", "#9ed9cf", Some(Note::StandPat), "quiescence: the static evaluation alone reached beta";
     Quiet, "quiet", "#cfeee8", None, "quiescence: no capture was searched; the static evaluation stands";
-    Checkmate, "checkmate", "#6b2c2c", None, "no legal move, in check";
-    Stalemate, "stalemate", "#7a7a7a", None, "no legal move, not in check";
+    Checkmate, "checkmate", "#d07070", None, "no legal move, in check";
+    Stalemate, "stalemate", "#b0b0b0", None, "no legal move, not in check";
     Aborted, "aborted", "#ffffff", None, "the search was stopped inside this node";
     Open, "open", "#ffffff", None, "never closed (the tree was cut short)";
     Futility, "futility", "#f2b8a0", Some(Note::Futility), "skipped by futility pruning";

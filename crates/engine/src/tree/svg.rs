@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 const BOX_W: i32 = 200;
-const BOX_H: i32 = 36;
+const BOX_H: i32 = 41;
 const GAP_X: i32 = 36;
 const GAP_Y: i32 = 6;
 const TOP: i32 = 78;
@@ -83,8 +83,35 @@ fn column(tree: &Tree, children: &[u32], next: Option<u32>) -> Vec<Cell> {
     cells
 }
 
-/// One record's box at (`x`, `y`).
-fn node_box(svg: &mut String, tree: &Tree, i: u32, x: i32, y: i32, on_pv: bool) {
+/// A strip along the bottom of a box: what decided the records of its subtree, in proportion.
+fn composition_bar(svg: &mut String, tree: &Tree, i: u32, span: usize, x: i32, y: i32) {
+    let records = &tree.nodes[i as usize..i as usize + span];
+    let width = (BOX_W - 10) as f64;
+    let mut left = (x + 5) as f64;
+    for &outcome in Outcome::ALL {
+        let count = records.iter().filter(|n| n.outcome == outcome).count();
+        if count == 0 {
+            continue;
+        }
+        let w = width * count as f64 / span as f64;
+        let _ = writeln!(
+            svg,
+            "<rect x=\"{left:.1}\" y=\"{}\" width=\"{w:.1}\" height=\"4\" fill=\"{}\"/>",
+            y + BOX_H - 8,
+            outcome.colour()
+        );
+        left += w;
+    }
+    let _ = writeln!(
+        svg,
+        "<rect x=\"{}\" y=\"{}\" width=\"{width}\" height=\"4\" fill=\"none\" stroke=\"#555\" stroke-width=\"0.4\"/>",
+        x + 5,
+        y + BOX_H - 8
+    );
+}
+
+/// One record's box at (`x`, `y`); below a folded subtree, its composition.
+fn node_box(svg: &mut String, tree: &Tree, spans: &[usize], i: u32, x: i32, y: i32, on_pv: bool) {
     let node = &tree.nodes[i as usize];
     let stroke = if on_pv {
         "stroke=\"#111\" stroke-width=\"2.5\""
@@ -113,13 +140,17 @@ fn node_box(svg: &mut String, tree: &Tree, i: u32, x: i32, y: i32, on_pv: bool) 
         svg,
         "<text x=\"{}\" y=\"{}\">{}</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">{} node{}</text>",
         x + 5,
-        y + 29,
+        y + 28,
         escape(&detail),
         x + BOX_W - 5,
-        y + 29,
+        y + 28,
         nodes,
         if nodes == 1 { "" } else { "s" }
     );
+    let span = spans[i as usize];
+    if !on_pv && span > 1 {
+        composition_bar(svg, tree, i, span, x, y);
+    }
 }
 
 /// A box for folded moves.
@@ -143,6 +174,7 @@ fn folded_box(svg: &mut String, x: i32, y: i32, first: &str, second: &str) {
 /// The picture.
 pub fn to_svg(tree: &Tree) -> String {
     let children = tree.children();
+    let spans = tree.spans();
     let path = tree.pv_path(&children);
     // Column 0 is the root; column k + 1 the children of the PV's k-th node.
     let mut columns: Vec<Vec<Cell>> = Vec::new();
@@ -247,7 +279,7 @@ pub fn to_svg(tree: &Tree) -> String {
                     if on_pv {
                         next_row = row;
                     }
-                    node_box(&mut svg, tree, *i, x, y, on_pv);
+                    node_box(&mut svg, tree, &spans, *i, x, y, on_pv);
                 }
                 Cell::Folded(count, nodes) => folded_box(
                     &mut svg,
@@ -277,7 +309,7 @@ pub fn to_svg(tree: &Tree) -> String {
     let totals = tree.outcome_totals();
     let _ = writeln!(
         svg,
-        "<text x=\"{LEFT}\" y=\"{}\" font-weight=\"bold\">outcomes in the whole tree (a thick border marks the principal variation)</text>",
+        "<text x=\"{LEFT}\" y=\"{}\" font-weight=\"bold\">outcomes in the whole tree (thick border: the principal variation; strip: the outcomes inside a folded subtree; windows and scores are the side to move's)</text>",
         legend_top + 4
     );
     for (k, outcome) in used.iter().enumerate() {

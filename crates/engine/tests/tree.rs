@@ -225,6 +225,8 @@ fn the_cap_stops_recording_and_says_so() {
     );
     let svg = tree::svg::to_svg(&tree);
     assert!(svg.contains("cap reached"));
+    // The cap's promise of memory: 32 bytes a record.
+    assert!(std::mem::size_of::<tree::TreeNode>() <= 32);
 }
 
 #[test]

@@ -56,8 +56,8 @@ function item(i) {
   }
   return li;
 }
-const top = document.getElementById('tree');
-ROOTS.forEach(r => top.append(item(r)));
+const list = document.getElementById('tree');
+ROOTS.forEach(r => list.append(item(r)));
 ";
 
 /// The page.

@@ -14,8 +14,8 @@ use chess::Move;
 /// No parent: a root search.
 pub const NO_PARENT: u32 = u32::MAX;
 
-/// The most nodes one tree keeps unless told otherwise: about 80 MB, enough for depth 7 or 8 on
-/// most positions; a deeper request records this many and says so.
+/// The most nodes one tree keeps unless told otherwise: 64 MB of records (32 bytes each), enough
+/// for depth 7 or 8 on most positions; a deeper request records this many and says so.
 pub const DEFAULT_CAP: usize = 2_000_000;
 
 /// What kind of node a record is.

@@ -11,21 +11,21 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-fn request(fen: &str, depth: i32, techniques: &Techniques) -> TreeRequest {
+fn request(fen: &str, depth: i32, techniques: &Techniques, params: &Params) -> TreeRequest {
     TreeRequest {
         position: chess::Position::from_fen(fen).expect("a good FEN"),
         history: Vec::new(),
         depth,
         techniques: techniques.clone(),
-        params: Params::default(),
+        params: *params,
         cap: DEFAULT_CAP,
         chess960: false,
     }
 }
 
-fn record(fen: &str, depth: i32, techniques: &Techniques) -> Tree {
+fn record(fen: &str, depth: i32, techniques: &Techniques, params: &Params) -> Tree {
     tree::record(
-        &request(fen, depth, techniques),
+        &request(fen, depth, techniques, params),
         embedded(),
         Arc::new(Signals::default()),
     )
@@ -33,7 +33,11 @@ fn record(fen: &str, depth: i32, techniques: &Techniques) -> Tree {
 
 /// Every check on one tree, through its JSON.
 fn check(fen: &str, depth: i32, techniques: &Techniques) {
-    let tree = record(fen, depth, techniques);
+    check_with(fen, depth, techniques, &Params::default());
+}
+
+fn check_with(fen: &str, depth: i32, techniques: &Techniques, params: &Params) {
+    let tree = record(fen, depth, techniques, params);
     let json: Value = serde_json::from_str(&tree::json::to_json(&tree)).expect("valid JSON");
     let what = format!("{fen} at depth {depth}");
     assert_eq!(json["format"], "cb2026-tree");
@@ -163,12 +167,7 @@ fn check(fen: &str, depth: i32, techniques: &Techniques) {
     }
 
     // Recording only watches: the same search without a recorder counts the same nodes.
-    let plain = bench::run(
-        &[(fen_static(fen), false)],
-        depth,
-        techniques,
-        &Params::default(),
-    );
+    let plain = bench::run(&[(fen_static(fen), false)], depth, techniques, params);
     assert_eq!(
         plain.nodes, tree.search_nodes,
         "{what}: nodes with and without the recorder"
@@ -212,8 +211,33 @@ fn json_agrees_with_switches_off_and_probcut_on() {
 }
 
 #[test]
+fn json_agrees_deeper_with_singular_searches_and_verification() {
+    // Depth 9 on Kiwipete reaches the singular searches and multi-cut (from depth 8).
+    let tree = record(
+        SIX_POSITIONS[1],
+        9,
+        &Techniques::default(),
+        &Params::default(),
+    );
+    assert!(tree.counters.get(Note::SingularSearch) > 0);
+    assert!(tree.counters.get(Note::MultiCut) > 0);
+    check(SIX_POSITIONS[1], 9, &Techniques::default());
+    // Null-move verification searches, brought down to depth 6.
+    let mut params = Params::default();
+    params.set("nmp_verify_depth", 6).expect("a parameter");
+    let tree = record(SIX_POSITIONS[5], 8, &Techniques::default(), &params);
+    assert!(tree.counters.get(Note::NullMoveVerification) > 0);
+    check_with(SIX_POSITIONS[5], 8, &Techniques::default(), &params);
+}
+
+#[test]
 fn the_cap_stops_recording_and_says_so() {
-    let mut request = request(SIX_POSITIONS[1], 5, &Techniques::default());
+    let mut request = request(
+        SIX_POSITIONS[1],
+        5,
+        &Techniques::default(),
+        &Params::default(),
+    );
     request.cap = 100;
     let tree = tree::record(&request, embedded(), Arc::new(Signals::default()));
     assert!(tree.nodes.len() <= 100);
@@ -231,7 +255,12 @@ fn the_cap_stops_recording_and_says_so() {
 
 #[test]
 fn the_pictures_are_self_contained_and_small() {
-    let tree = record(SIX_POSITIONS[1], 5, &Techniques::default());
+    let tree = record(
+        SIX_POSITIONS[1],
+        5,
+        &Techniques::default(),
+        &Params::default(),
+    );
     let svg = tree::svg::to_svg(&tree);
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     assert!(svg.len() < 200_000, "SVG of {} bytes", svg.len());

@@ -5,7 +5,7 @@
 
 use super::json::quote;
 use super::text::{how_text, score_text, window_text};
-use super::{NO_PARENT, Outcome, Tree};
+use super::{Kind, NO_PARENT, Outcome, Tree};
 use std::fmt::Write;
 
 const STYLE: &str = "
@@ -39,9 +39,10 @@ function item(i) {
   const o = O[n[6]];
   l.innerHTML = '<span class=\"s\" style=\"background:' + o[1] + '\" title=\"' + o[2] +
     '\"></span><span class=\"m\">' + n[1] + '</span><span class=\"h\">' + n[2] +
-    '</span><span class=\"w\">' + n[3] + ' \\u2192 ' + n[4] + '</span><span class=\"o\">' +
-    o[0] + '</span><span class=\"n\">' + n[5] + ' nodes' +
-    (kids[i].length ? ', ' + kids[i].length + ' children' : '') + '</span>';
+    '</span><span class=\"w\">' + (n[3] ? n[3] + ' \\u2192 ' + n[4] : '') +
+    '</span><span class=\"o\">' + o[0] + '</span><span class=\"n\">' + n[5] +
+    (n[5] == 1 ? ' node' : ' nodes') + (kids[i].length == 1 ? ', 1 child' :
+    kids[i].length ? ', ' + kids[i].length + ' children' : '') + '</span>';
   li.append(t, l);
   if (kids[i].length) {
     let ul = null;
@@ -129,13 +130,23 @@ pub fn to_html(tree: &Tree) -> String {
             .iter()
             .position(|&o| o == node.outcome)
             .unwrap_or(0);
+        // A pruned move has no window or score of its own; a quiescence node says "qs" once.
+        let (how, window, score) = match node.kind {
+            Kind::Pruned => ("pruned".to_string(), String::new(), String::new()),
+            Kind::Quiescence => (how_text(node), window_text(node), score_text(node.score)),
+            kind => (
+                format!("{} {}", kind.name(), how_text(node)),
+                window_text(node),
+                score_text(node.score),
+            ),
+        };
         let _ = writeln!(
             out,
             "[{parent},{},{},{},{},{},{outcome}],",
             quote(&escape(&tree.move_text(node))),
-            quote(&escape(&format!("{} {}", node.kind.name(), how_text(node)))),
-            quote(&escape(&window_text(node))),
-            quote(&score_text(node.score)),
+            quote(&escape(&how)),
+            quote(&escape(&window)),
+            quote(&score),
             tree.subtree[i],
         );
     }

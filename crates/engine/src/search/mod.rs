@@ -188,16 +188,23 @@ impl<E: Evaluator> Search<E> {
         self.nodes_shared = self.nodes;
     }
 
-    // ANCHOR: note
     #[inline(always)]
     pub(crate) fn note(&mut self, note: Note) {
         self.notes.add(note);
-        // A counter that ends a node names its outcome in a recorded tree.
+    }
+
+    // ANCHOR: note_node
+    /// Counts an event that decides the node being searched (a cutoff, a pruning, a draw) or marks
+    /// it (internal iterative reduction); a recorded tree takes it as the node's outcome or flag.
+    /// Only these few counters tell the recorder: the others stay as cheap as before.
+    #[inline(always)]
+    pub(crate) fn note_node(&mut self, note: Note) {
+        self.notes.add(note);
         if let Some(tree) = self.tree.as_deref_mut() {
             tree.note(note);
         }
     }
-    // ANCHOR_END: note
+    // ANCHOR_END: note_node
 
     /// Counts a move skipped by a pruning technique; a recorded tree keeps it as a stub.
     #[inline(always)]
@@ -287,7 +294,7 @@ impl<E: Evaluator> Search<E> {
         // ANCHOR: draws
         // Draws by rule.
         if self.is_draw(pos) {
-            self.note(Note::Draw);
+            self.note_node(Note::Draw);
             return Some(DRAW);
         }
         // ANCHOR_END: draws

@@ -129,7 +129,7 @@ impl<E: Evaluator> Search<E> {
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
             if alpha >= beta {
-                self.note(Note::MateDistancePruning);
+                self.note_node(Note::MateDistancePruning);
                 return alpha;
             }
         }
@@ -148,7 +148,7 @@ impl<E: Evaluator> Search<E> {
         if let Some(entry) = tt_entry {
             if !pv_node && excluded.is_none() && entry.depth >= depth {
                 if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
-                    self.note(Note::TtCutoff);
+                    self.note_node(Note::TtCutoff);
                     return score;
                 }
             }
@@ -201,7 +201,7 @@ impl<E: Evaluator> Search<E> {
             && beta > -MATE_BOUND
             && static_eval - rfp_margin >= beta
         {
-            self.note(Note::ReverseFutility);
+            self.note_node(Note::ReverseFutility);
             return static_eval;
         }
         // ANCHOR_END: reverse_futility
@@ -222,7 +222,7 @@ impl<E: Evaluator> Search<E> {
                 return 0;
             }
             if qs_score <= alpha {
-                self.note(Note::Razoring);
+                self.note_node(Note::Razoring);
                 return qs_score;
             }
             pv.clear();
@@ -273,7 +273,7 @@ impl<E: Evaluator> Search<E> {
             && excluded.is_none()
             && (pv_node || cut_node)
         {
-            self.note(Note::Iir);
+            self.note_node(Note::Iir);
             depth -= 1;
         }
         // ANCHOR_END: iir

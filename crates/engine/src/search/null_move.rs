@@ -61,7 +61,7 @@ impl<E: Evaluator> Search<E> {
             // A mate found after passing is no proof: report a plain cutoff.
             let score = if score >= MATE_BOUND { beta } else { score };
             if depth < verify_depth || self.nmp_min_ply > 0 {
-                self.note(Note::NullMoveCutoff);
+                self.note_node(Note::NullMoveCutoff);
                 return Some(score);
             }
             // Deep down, verify with a real search in which we may not pass for a while
@@ -75,7 +75,7 @@ impl<E: Evaluator> Search<E> {
                 return Some(0);
             }
             if verified >= beta {
-                self.note(Note::NullMoveCutoff);
+                self.note_node(Note::NullMoveCutoff);
                 return Some(score);
             }
         }

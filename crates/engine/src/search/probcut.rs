@@ -96,7 +96,7 @@ impl<E: Evaluator> Search<E> {
                 return Some(0);
             }
             if score >= probcut_beta {
-                self.note(Note::ProbCutCutoff);
+                self.note_node(Note::ProbCutCutoff);
                 // Stored as a lower bound, at the depth actually searched: the reduced search's
                 // plus the ply of the capture.
                 self.store(

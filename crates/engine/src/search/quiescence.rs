@@ -81,7 +81,7 @@ impl<E: Evaluator> Search<E> {
         if let Some(entry) = tt_entry {
             if !pv_node {
                 if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
-                    self.note(Note::TtCutoff);
+                    self.note_node(Note::TtCutoff);
                     return score;
                 }
             }
@@ -101,7 +101,7 @@ impl<E: Evaluator> Search<E> {
             };
             // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
             if static_eval >= beta {
-                self.note(Note::StandPat);
+                self.note_node(Note::StandPat);
                 return static_eval;
             }
             alpha = alpha.max(static_eval);

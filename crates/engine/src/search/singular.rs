@@ -71,7 +71,7 @@ impl<E: Evaluator> Search<E> {
         }
         if self.techniques.multi_cut && singular_beta >= beta {
             // Multi-cut: another move beats beta as well; the node will fail high.
-            self.note(Note::MultiCut);
+            self.note_node(Note::MultiCut);
             return Err(singular_beta);
         }
         if self.techniques.negative_extensions && tt_score >= beta {

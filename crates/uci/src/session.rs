@@ -607,12 +607,17 @@ impl Session {
                 crate::output::text(&engine::tree::text::to_text(&tree));
                 return;
             };
-            let text = match format {
-                Format::Svg => engine::tree::svg::to_svg(&tree),
-                Format::Html => engine::tree::html::to_html(&tree),
-                Format::Json => engine::tree::json::to_json(&tree),
-            };
-            match std::fs::write(&path, text) {
+            let written = std::fs::File::create(&path).and_then(|file| {
+                use std::io::Write;
+                let mut sink = std::io::BufWriter::new(file);
+                match format {
+                    Format::Svg => sink.write_all(engine::tree::svg::to_svg(&tree).as_bytes())?,
+                    Format::Html => engine::tree::html::write_html(&tree, &mut sink)?,
+                    Format::Json => engine::tree::json::write_json(&tree, &mut sink)?,
+                }
+                sink.flush()
+            });
+            match written {
                 Ok(()) => {
                     let capped = if tree.dropped > 0 {
                         format!(" (cap reached: {} nodes not recorded)", tree.dropped)

@@ -61,11 +61,20 @@ const list = document.getElementById('tree');
 ROOTS.forEach(r => list.append(item(r)));
 ";
 
-/// The page.
+/// The page, as a string (for tests and small trees).
 pub fn to_html(tree: &Tree) -> String {
+    let mut bytes = Vec::new();
+    // Writing into memory can't fail.
+    let _ = write_html(tree, &mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Writes the page to `sink` a piece at a time (a tree at the cap makes a page of some hundred
+/// megabytes).
+pub fn write_html(tree: &Tree, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
     let children = tree.children();
     let path = tree.pv_path(&children);
-    let mut out = String::with_capacity(120 * tree.nodes.len() + 8192);
+    let mut out = String::with_capacity(1 << 17);
     let pv: Vec<String> = tree.pv.iter().map(|m| m.to_uci(tree.chess960)).collect();
     let off = if tree.off.is_empty() {
         "all techniques on".to_string()
@@ -149,6 +158,10 @@ pub fn to_html(tree: &Tree) -> String {
             quote(&score),
             tree.subtree[i],
         );
+        if out.len() >= 1 << 16 {
+            sink.write_all(out.as_bytes())?;
+            out.clear();
+        }
     }
     out.push_str("];\n");
     let path: Vec<String> = path.iter().map(|p| p.to_string()).collect();
@@ -157,7 +170,7 @@ pub fn to_html(tree: &Tree) -> String {
     let _ = writeln!(out, "const ROOTS = [{}];", roots.join(","));
     out.push_str(SCRIPT);
     out.push_str("</script>\n</body></html>\n");
-    out
+    sink.write_all(out.as_bytes())
 }
 
 /// Escapes text for HTML (also inside the script's strings, which go into `innerHTML`).

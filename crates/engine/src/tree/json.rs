@@ -72,9 +72,18 @@ pub fn quote(text: &str) -> String {
     out
 }
 
-/// The whole tree in the format above.
+/// The whole tree in the format above, as a string (for tests and small trees).
 pub fn to_json(tree: &Tree) -> String {
-    let mut out = String::with_capacity(200 * tree.nodes.len() + 4096);
+    let mut bytes = Vec::new();
+    // Writing into memory can't fail.
+    let _ = write_json(tree, &mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// Writes the tree in the format above to `sink` a piece at a time: at the cap, the text runs to
+/// hundreds of megabytes, which need not all be in memory at once.
+pub fn write_json(tree: &Tree, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut out = String::with_capacity(1 << 17);
     let moves = |list: &[chess::Move]| -> String {
         let items: Vec<String> = list
             .iter()
@@ -136,6 +145,10 @@ pub fn to_json(tree: &Tree) -> String {
             node.searched,
             tree.subtree[i],
         ));
+        if out.len() >= 1 << 16 {
+            sink.write_all(out.as_bytes())?;
+            out.clear();
+        }
         out.push_str(if i + 1 < tree.nodes.len() {
             ",\n"
         } else {
@@ -143,5 +156,5 @@ pub fn to_json(tree: &Tree) -> String {
         });
     }
     out.push_str("  ]\n}\n");
-    out
+    sink.write_all(out.as_bytes())
 }

@@ -33,8 +33,8 @@ use crate::tt::TranspositionTable;
 use chess::{Move, Position};
 use std::sync::Arc;
 
-/// The deepest tree `tree` records: deeper ones are mostly cut off by the node cap anyway.
-pub const MAX_TREE_DEPTH: i32 = 10;
+/// The deepest tree `tree` records. The node cap, not the depth, bounds the memory.
+pub const MAX_TREE_DEPTH: i32 = 20;
 
 /// What to record.
 #[derive(Clone)]

@@ -619,11 +619,13 @@ impl Session {
             });
             match written {
                 Ok(()) => {
-                    let capped = if tree.dropped > 0 {
-                        format!(" (cap reached: {} nodes not recorded)", tree.dropped)
-                    } else {
-                        String::new()
-                    };
+                    let mut capped = String::new();
+                    if tree.dropped > 0 {
+                        capped = format!(" (cap reached: {} nodes not recorded)", tree.dropped);
+                    }
+                    if tree.stopped {
+                        capped.push_str(" (stopped before the iteration ended)");
+                    }
                     say!(
                         "info string tree depth {}: {} nodes written to {path}{capped}",
                         tree.depth,

@@ -74,6 +74,27 @@ fn uci_tree_follows_set_and_writes_every_format() {
 }
 
 #[test]
+fn stop_ends_a_deep_tree_and_says_so() {
+    let mut e = Engine::start();
+    let path = temp("stopped.json");
+    e.send(&format!("tree depth 20 out {path}"));
+    e.send("isready");
+    e.until("readyok", 10 * SECOND);
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let lines = e.until("info string tree", 30 * SECOND);
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .ends_with("(stopped before the iteration ended)"),
+        "{lines:?}"
+    );
+    let json = std::fs::read_to_string(&path).expect("written");
+    assert!(json.contains("\"stopped\": true"));
+}
+
+#[test]
 fn uci_tree_refuses_bad_input_and_stays_up() {
     let mut e = Engine::start();
     for bad in [

@@ -103,6 +103,9 @@ pub fn write_html(tree: &Tree, sink: &mut dyn std::io::Write) -> std::io::Result
             tree.cap, tree.dropped
         );
     }
+    if tree.stopped {
+        out.push_str("<p><b>The search was stopped before the iteration ended.</b></p>\n");
+    }
     out.push_str("<table class=\"legend\">\n");
     for (outcome, count) in tree.outcome_totals() {
         if count > 0 {

@@ -236,6 +236,9 @@ pub fn to_svg(tree: &Tree) -> String {
             tree.roots.len()
         );
     }
+    if tree.stopped {
+        notes.push_str("  (stopped before the iteration ended)");
+    }
     if tree.dropped > 0 {
         let _ = write!(
             notes,

@@ -123,7 +123,17 @@ fn node_box(svg: &mut String, tree: &Tree, spans: &[usize], i: u32, x: i32, y: i
         "<rect x=\"{x}\" y=\"{y}\" width=\"{BOX_W}\" height=\"{BOX_H}\" rx=\"4\" fill=\"{}\" {stroke}/>",
         node.outcome.colour()
     );
-    let title = format!("{}  {}", tree.move_text(node), how_text(node));
+    // The title and the outcome share the first line: clip the title to the room left (bold
+    // 11-pixel text is about 7 pixels a character).
+    let mut title = format!("{}  {}", tree.move_text(node), how_text(node));
+    let room = ((BOX_W - 14) as usize / 7).saturating_sub(node.outcome.key().len());
+    if title.chars().count() > room {
+        title = title
+            .chars()
+            .take(room.saturating_sub(1))
+            .collect::<String>()
+            + "\u{2026}";
+    }
     let nodes = tree.subtree[i as usize];
     let _ = writeln!(
         svg,
@@ -198,7 +208,7 @@ pub fn to_svg(tree: &Tree) -> String {
     let legend_rows = used.len().div_ceil(3) as i32;
     let width = (LEFT * 2 + columns.len() as i32 * (BOX_W + GAP_X) - GAP_X).max(3 * 300 + 24);
     let legend_top = TOP + rows * (BOX_H + GAP_Y) + 16;
-    let height = legend_top + 22 + legend_rows * 18 + 10;
+    let height = legend_top + 36 + legend_rows * 18 + 10;
 
     let mut svg = String::new();
     let _ = writeln!(
@@ -312,12 +322,12 @@ pub fn to_svg(tree: &Tree) -> String {
     let totals = tree.outcome_totals();
     let _ = writeln!(
         svg,
-        "<text x=\"{LEFT}\" y=\"{}\" font-weight=\"bold\">outcomes in the whole tree (thick border: the principal variation; strip: the outcomes inside a folded subtree; windows and scores are the side to move's)</text>",
+        "<text x=\"{LEFT}\" y=\"{}\"><tspan font-weight=\"bold\">outcomes in the whole tree</tspan><tspan x=\"{LEFT}\" dy=\"14\">thick border: the principal variation; strip: the outcomes inside a folded subtree; windows and scores: the side to move's</tspan></text>",
         legend_top + 4
     );
     for (k, outcome) in used.iter().enumerate() {
         let x = LEFT + (k % 3) as i32 * 300;
-        let y = legend_top + 14 + (k / 3) as i32 * 18;
+        let y = legend_top + 28 + (k / 3) as i32 * 18;
         let count = totals
             .iter()
             .find(|(o, _)| o == outcome)

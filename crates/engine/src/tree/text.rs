@@ -29,7 +29,7 @@ pub fn window_text(node: &TreeNode) -> String {
     }
 }
 
-/// How the node was searched, in a few characters: `d3`, `d2 r2`, `d4 +1`, `qs`, `re-search`...
+/// How the node was searched, in a few characters: `d3`, `d2 r2`, `d4 ext+1`, `qs`, `pvs again`...
 pub fn how_text(node: &TreeNode) -> String {
     let mut parts = Vec::new();
     match node.kind {
@@ -39,8 +39,8 @@ pub fn how_text(node: &TreeNode) -> String {
     }
     match node.via {
         Via::Reduced(r) => parts.push(format!("r{r}")),
-        Via::LmrResearch => parts.push("lmr re-search".to_string()),
-        Via::PvsResearch => parts.push("pvs re-search".to_string()),
+        Via::LmrResearch => parts.push("lmr again".to_string()),
+        Via::PvsResearch => parts.push("pvs again".to_string()),
         Via::Verification => parts.push("verify".to_string()),
         Via::Singular => parts.push("singular".to_string()),
         Via::Razoring => parts.push("razor".to_string()),

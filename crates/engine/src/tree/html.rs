@@ -16,9 +16,9 @@ li { margin: 1px 0; white-space: nowrap; }
 .s { display: inline-block; width: 0.9em; height: 0.9em; border: 1px solid #666;
      vertical-align: -1px; margin-right: 0.4em; }
 .pv > .l { font-weight: bold; }
-.m { display: inline-block; min-width: 4.5em; }
-.h { color: #555; display: inline-block; min-width: 9em; }
-.w { display: inline-block; min-width: 11em; }
+.m { display: inline-block; min-width: 7.5em; }
+.h { color: #555; display: inline-block; min-width: 11em; }
+.w { display: inline-block; min-width: 14em; }
 .o { display: inline-block; min-width: 10em; }
 .n { color: #555; }
 table.legend td { padding: 0 0.8em 0 0; }

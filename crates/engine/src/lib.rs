@@ -16,6 +16,7 @@ pub mod tablebase;
 pub mod techniques;
 pub mod threads;
 pub mod time;
+pub mod tree;
 pub mod tt;
 pub mod wdl;
 

@@ -118,6 +118,14 @@ impl Notes {
         }
     }
 
+    /// Takes another set of counters away from this one (the counts of a part of a search: those
+    /// at its end less those at its start).
+    pub fn subtract(&mut self, other: &Notes) {
+        for (a, b) in self.counts.iter_mut().zip(other.counts.iter()) {
+            *a = a.saturating_sub(*b);
+        }
+    }
+
     /// One line per counter: name, count, meaning. Counters of techniques that never fired stay
     /// in the list with a zero, so a switched-off technique shows as such.
     pub fn report(&self) -> String {

@@ -6,6 +6,7 @@ mod go;
 mod options;
 mod output;
 mod session;
+mod tree;
 
 use session::Session;
 use std::io::BufRead;
@@ -23,6 +24,9 @@ fn main() {
     if !args.is_empty() {
         session.execute(&args.join(" "));
         session.wait();
+        if session.failed() {
+            std::process::exit(1);
+        }
         return;
     }
     // ANCHOR: input_thread

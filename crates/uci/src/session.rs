@@ -4,6 +4,7 @@
 use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
 use crate::output::say;
+use crate::tree::Format;
 use chess::rng::Rng;
 use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
@@ -12,6 +13,7 @@ use engine::score::UciScore;
 use engine::strength::{self, Lines, Strength};
 use engine::tablebase::{Probing, Tablebases};
 use engine::techniques::parse_switch;
+use engine::tree::TreeRequest;
 use engine::{
     Bound, Evaluator, HceEvaluator, Info, Notes, Params, SearchOptions, TECHNIQUES, Techniques,
     ThreadPool, TranspositionTable, Workers,
@@ -46,6 +48,8 @@ pub struct Session {
     /// List every technique as a UCI option (`cb2026 --technique-options`, for match runners);
     /// otherwise a GUI's settings dialog shows only what a player sets.
     technique_options: bool,
+    /// A command given on the command line failed (the binary then exits with status 1).
+    failed: Arc<AtomicBool>,
 }
 
 // ANCHOR: error
@@ -130,7 +134,13 @@ impl Session {
             last_notes: Notes::default(),
             endless: false,
             technique_options,
+            failed: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Whether a command failed (so far only `tree` says so), for the exit status.
+    pub fn failed(&self) -> bool {
+        self.failed.load(Ordering::Relaxed)
     }
 
     fn mode(&self) -> CastlingMode {
@@ -197,6 +207,7 @@ impl Session {
                 | "perft"
                 | "stats"
                 | "chapter-table"
+                | "tree"
         );
         if needs_idle && self.searching() {
             error(format!("'{command}' while searching: send 'stop' first"));
@@ -244,6 +255,7 @@ impl Session {
             "stats" => crate::output::text(&self.last_notes.report()),
             "spsa" => crate::output::text(&Params::spsa_input()),
             "chapter-table" => self.chapter_table(args),
+            "tree" => self.tree(args),
             other => error(format!("unknown command '{other}'")),
         }
         true
@@ -642,6 +654,81 @@ impl Session {
             // `stats` shows the bench's counters, as after a search.
             workers.main.notes = report.notes.clone();
             say!("{} nodes {} nps", report.nodes, report.nps());
+        }));
+    }
+
+    /// `tree ...` (see [`crate::tree`]): one search recorded on the search thread, like `bench`,
+    /// then written to a file or shown as text.
+    fn tree(&mut self, args: &[&str]) {
+        let parsed = match crate::tree::parse(args, &self.techniques, self.mode()) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                self.failed.store(true, Ordering::Relaxed);
+                error(e);
+                return;
+            }
+        };
+        let (position, history) = match parsed.position {
+            Some(pos) => (pos, Vec::new()),
+            None => (self.position.clone(), self.history.clone()),
+        };
+        if !position.has_legal_moves() {
+            self.failed.store(true, Ordering::Relaxed);
+            error("tree: the position has no legal move");
+            return;
+        }
+        let request = TreeRequest {
+            position,
+            history,
+            depth: parsed.depth,
+            techniques: parsed.techniques,
+            params: self.params,
+            cap: parsed.cap,
+            chess960: self.options.chess960,
+        };
+        let out = parsed.out;
+        let net = self.net.clone();
+        let signals = self.pool.signals().clone();
+        let answered = self.answered.clone();
+        let failed = self.failed.clone();
+        self.start_job(Box::new(move |workers: &mut Workers| {
+            let tree = engine::tree::record(&request, net, signals);
+            answered.store(true, Ordering::Relaxed);
+            workers.main.notes = tree.counters.clone();
+            let Some((path, format)) = out else {
+                crate::output::text(&engine::tree::text::to_text(&tree));
+                return;
+            };
+            let written = std::fs::File::create(&path).and_then(|file| {
+                use std::io::Write;
+                let mut sink = std::io::BufWriter::new(file);
+                match format {
+                    Format::Svg => sink.write_all(engine::tree::svg::to_svg(&tree).as_bytes())?,
+                    Format::Html => engine::tree::html::write_html(&tree, &mut sink)?,
+                    Format::Json => engine::tree::json::write_json(&tree, &mut sink)?,
+                }
+                sink.flush()
+            });
+            match written {
+                Ok(()) => {
+                    let mut capped = String::new();
+                    if tree.dropped > 0 {
+                        capped = format!(" (cap reached: {} nodes not recorded)", tree.dropped);
+                    }
+                    if tree.stopped {
+                        capped.push_str(" (stopped before the iteration ended)");
+                    }
+                    say!(
+                        "info string tree depth {}: {} nodes written to {path}{capped}",
+                        tree.depth,
+                        tree.node_count()
+                    );
+                }
+                Err(e) => {
+                    failed.store(true, Ordering::Relaxed);
+                    error(format!("tree: cannot write {path}: {e}"));
+                }
+            }
         }));
     }
 

@@ -44,6 +44,8 @@ const COMMANDS: &[&str] = &[
     "stats",
     "spsa",
     "bench 1",
+    "tree depth 2",
+    "tree depth 1 off lmr,futility",
 ];
 
 fn garbage(rng: &mut Rng) -> Vec<u8> {
@@ -60,7 +62,7 @@ fn acceptable(line: &[u8]) -> bool {
     let words: Vec<&str> = text.split_whitespace().collect();
     let numbers: Vec<u64> = words.iter().filter_map(|w| w.parse::<u64>().ok()).collect();
     let small = !numbers.is_empty() && numbers.iter().all(|&n| n <= 4);
-    let heavy = ["Hash", "bench", "perft", "chapter-table", "MultiPV"];
+    let heavy = ["Hash", "bench", "perft", "chapter-table", "MultiPV", "tree"];
     words.first() != Some(&"quit") && (small || !words.iter().any(|w| heavy.contains(w)))
 }
 

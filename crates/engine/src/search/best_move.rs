@@ -64,7 +64,7 @@ impl Best {
 impl<E: Evaluator> Search<E> {
     /// Counts a beta cutoff: by the first move or a later one, and by the stage the move came from.
     pub(crate) fn note_cutoff(&mut self, searched: usize, stage: Stage) {
-        self.note(Note::BetaCutoff);
+        self.note_node(Note::BetaCutoff);
         if searched == 1 {
             self.note(Note::FirstMoveCutoff);
         }

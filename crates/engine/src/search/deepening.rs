@@ -134,6 +134,10 @@ impl<E: Evaluator> Search<E> {
         // ANCHOR_END: first_depth
         // ANCHOR: iterative_deepening
         for depth in first_depth..=max_depth {
+            // The tree explorer keeps the last iteration: each one starts a new tree.
+            if let Some(tree) = self.tree.as_deref_mut() {
+                tree.begin_iteration(depth, &self.notes);
+            }
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
                 rm.score = -INFINITE;

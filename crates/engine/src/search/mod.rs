@@ -31,6 +31,7 @@ use crate::pv::Pv;
 use crate::score::{DRAW, MAX_PLY};
 use crate::techniques::Techniques;
 use crate::time::TimeManager;
+use crate::tree::{Kind, TreeRecorder, Via};
 use crate::tt::TranspositionTable;
 use chess::{Move, Position};
 use node::{NonPv, Pv as PvNode};
@@ -117,6 +118,9 @@ pub struct Search<E: Evaluator = Evaluation> {
     pub(crate) lmr_table: LmrTable,
     /// The tablebases as this search uses them.
     pub(crate) tablebases: syzygy::TablebaseState,
+    /// The search-tree explorer's recorder (`tree`); `None` in play, where each hook below costs
+    /// one well-predicted test of this field.
+    pub(crate) tree: Option<Box<TreeRecorder>>,
 }
 
 /// The one way to build the engine's own search (the UCI session, bench, datagen): with the
@@ -157,6 +161,7 @@ impl<E: Evaluator> Search<E> {
             nmp_min_ply: 0,
             lmr_table: LmrTable::new(&Params::default()),
             tablebases: syzygy::TablebaseState::default(),
+            tree: None,
         }
     }
 
@@ -198,6 +203,52 @@ impl<E: Evaluator> Search<E> {
     #[inline(always)]
     pub(crate) fn note(&mut self, note: Note) {
         self.notes.add(note);
+    }
+
+    // ANCHOR: note_node
+    /// Counts an event that decides the node being searched (a cutoff, a pruning, a draw) or marks
+    /// it (internal iterative reduction); a recorded tree takes it as the node's outcome or flag.
+    /// Only these few counters tell the recorder: the others stay as cheap as before.
+    #[inline(always)]
+    pub(crate) fn note_node(&mut self, note: Note) {
+        self.notes.add(note);
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.note(note);
+        }
+    }
+    // ANCHOR_END: note_node
+
+    /// Counts a move skipped by a pruning technique; a recorded tree keeps it as a stub.
+    #[inline(always)]
+    pub(crate) fn note_pruned(&mut self, note: Note, mv: Move) {
+        self.notes.add(note);
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.pruned(note, mv);
+        }
+    }
+
+    /// Tells a recorded tree how the next child is searched (a reduction, a re-search...).
+    #[inline(always)]
+    pub(crate) fn tree_via(&mut self, via: Via) {
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.via(via);
+        }
+    }
+
+    /// A node starts: a recorded tree opens a record for it.
+    #[inline(always)]
+    pub(crate) fn tree_enter(&mut self, kind: Kind, ply: usize, depth: i32, alpha: i32, beta: i32) {
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.enter(kind, ply, depth, alpha, beta);
+        }
+    }
+
+    /// The node ends with `score`.
+    #[inline(always)]
+    pub(crate) fn tree_exit(&mut self, score: i32) {
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.exit(score, self.aborted);
+        }
     }
 
     #[inline]
@@ -255,7 +306,7 @@ impl<E: Evaluator> Search<E> {
         // ANCHOR: draws
         // Draws by rule.
         if self.is_draw(pos) {
-            self.note(Note::Draw);
+            self.note_node(Note::Draw);
             return Some(DRAW);
         }
         // ANCHOR_END: draws
@@ -311,6 +362,9 @@ impl<E: Evaluator> Search<E> {
             .map(|piece| PieceTo { piece, to: mv.to() });
         self.evaluator.push(pos, Some(mv), child, ply);
         self.keys.push(pos.hash());
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.moved(ply, Some(mv));
+        }
     }
 
     /// A quiet move's history scores, as the move picker adds them up.

@@ -13,6 +13,7 @@ use crate::notes::Note;
 use crate::pv::Pv as Line;
 use crate::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in};
 use crate::see::see_ge;
+use crate::tree::{Kind, Via};
 use crate::tt::{Bound, TtEntry};
 use chess::{Move, MoveList, Position};
 
@@ -50,12 +51,60 @@ impl NodeType for NonPv {
 // ANCHOR_END: node_types
 
 impl<E: Evaluator> Search<E> {
+    // ANCHOR: tree_hook
+    /// A node, as the rest of the search calls it: [`Search::node_body`], watched by the
+    /// search-tree explorer when it records (otherwise the cost is one test of a field).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn node<N: NodeType>(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_node: bool,
+        pv: &mut Line,
+    ) -> i32 {
+        // At the horizon the node is the quiescence search's, which records itself.
+        if self.tree.is_none() || (!N::ROOT && depth <= 0) {
+            return self.node_body::<N>(pos, depth, ply, alpha, beta, cut_node, pv);
+        }
+        self.record_node::<N>(pos, depth, ply, alpha, beta, cut_node, pv)
+    }
+
+    /// [`Search::node`] while a tree is recorded: the node's record opens before and closes after.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    fn record_node<N: NodeType>(
+        &mut self,
+        pos: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        cut_node: bool,
+        pv: &mut Line,
+    ) -> i32 {
+        let kind = match (N::ROOT, N::PV) {
+            (true, _) => Kind::Root,
+            (false, true) => Kind::Pv,
+            (false, false) => Kind::NonPv,
+        };
+        self.tree_enter(kind, ply, depth, alpha, beta);
+        let score = self.node_body::<N>(pos, depth, ply, alpha, beta, cut_node, pv);
+        self.tree_exit(score);
+        score
+    }
+    // ANCHOR_END: tree_hook
+
     // ANCHOR: search
     /// The score of `pos` searched `depth` plies deep, within the window (`alpha`, `beta`).
     /// Fail-soft: the score may lie outside the window, as a bound. `cut_node`: a node expected to
     /// fail high. `pv` receives the principal variation when the score falls inside the window.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn node<N: NodeType>(
+    fn node_body<N: NodeType>(
         &mut self,
         pos: &Position,
         mut depth: i32,
@@ -85,7 +134,7 @@ impl<E: Evaluator> Search<E> {
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
             if alpha >= beta {
-                self.note(Note::MateDistancePruning);
+                self.note_node(Note::MateDistancePruning);
                 return alpha;
             }
         }
@@ -104,7 +153,7 @@ impl<E: Evaluator> Search<E> {
         if let Some(entry) = tt_entry {
             if !pv_node && excluded.is_none() && entry.depth >= depth {
                 if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
-                    self.note(Note::TtCutoff);
+                    self.note_node(Note::TtCutoff);
                     return score;
                 }
             }
@@ -137,7 +186,7 @@ impl<E: Evaluator> Search<E> {
                 Bound::Upper => score <= alpha,
             };
             if settles {
-                self.note(Note::TbCutoff);
+                self.note_node(Note::TbCutoff);
                 let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
                 let (mv, tt_pv) = (None, tt_pv);
                 let entry = TtEntry {
@@ -194,7 +243,7 @@ impl<E: Evaluator> Search<E> {
             && beta > -MATE_BOUND
             && static_eval - rfp_margin >= beta
         {
-            self.note(Note::ReverseFutility);
+            self.note_node(Note::ReverseFutility);
             return static_eval;
         }
         // ANCHOR_END: reverse_futility
@@ -209,12 +258,13 @@ impl<E: Evaluator> Search<E> {
             && depth <= p.razor_max_depth
             && static_eval + p.razor_margin * depth < alpha
         {
+            self.tree_via(Via::Razoring);
             let qs_score = self.quiescence(pos, ply, alpha, alpha + 1, pv);
             if self.aborted {
                 return 0;
             }
             if qs_score <= alpha {
-                self.note(Note::Razoring);
+                self.note_node(Note::Razoring);
                 return qs_score;
             }
             pv.clear();
@@ -265,7 +315,7 @@ impl<E: Evaluator> Search<E> {
             && excluded.is_none()
             && (pv_node || cut_node)
         {
-            self.note(Note::Iir);
+            self.note_node(Note::Iir);
             depth -= 1;
         }
         // ANCHOR_END: iir
@@ -322,7 +372,7 @@ impl<E: Evaluator> Search<E> {
                     limit /= 2;
                 }
                 if searched as i32 >= limit {
-                    self.note(Note::LateMovePruning);
+                    self.note_pruned(Note::LateMovePruning, mv);
                     picker.skip_quiets();
                     continue;
                 }
@@ -340,7 +390,7 @@ impl<E: Evaluator> Search<E> {
                 && best_score > -MATE_BOUND
                 && static_eval + p.futility_base + p.futility_per_depth * depth <= alpha
             {
-                self.note(Note::Futility);
+                self.note_pruned(Note::Futility, mv);
                 continue;
             }
             // ANCHOR_END: futility
@@ -356,7 +406,7 @@ impl<E: Evaluator> Search<E> {
                 && best_score > -MATE_BOUND
                 && self.quiet_history(pos, mv, &previous) < -p.history_pruning_margin * depth
             {
-                self.note(Note::HistoryPruning);
+                self.note_pruned(Note::HistoryPruning, mv);
                 continue;
             }
             // ANCHOR_END: history_pruning
@@ -377,11 +427,12 @@ impl<E: Evaluator> Search<E> {
                     p.see_capture_margin
                 };
                 if !see_ge(pos, mv, -margin * depth) {
-                    self.note(if quiet {
+                    let note = if quiet {
                         Note::SeePruningQuiet
                     } else {
                         Note::SeePruningCapture
-                    });
+                    };
+                    self.note_pruned(note, mv);
                     continue;
                 }
             }

@@ -6,6 +6,7 @@ use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::MATE_BOUND;
+use crate::tree::Via;
 use chess::Position;
 
 /// Whether the side to move has a piece other than pawns and the king: without one, zugzwang is
@@ -47,6 +48,10 @@ impl<E: Evaluator> Search<E> {
         self.stack[ply].moved = None;
         self.evaluator.push(pos, None, &child, ply);
         self.keys.push(pos.hash());
+        if let Some(tree) = self.tree.as_deref_mut() {
+            tree.moved(ply, None);
+            tree.via(Via::NullMove);
+        }
         let score = self.search_child(&child, null_depth, ply, beta - 1, beta, !cut_node, pv);
         self.unplay();
         if self.aborted {
@@ -56,20 +61,21 @@ impl<E: Evaluator> Search<E> {
             // A mate found after passing is no proof: report a plain cutoff.
             let score = if score >= MATE_BOUND { beta } else { score };
             if depth < verify_depth || self.nmp_min_ply > 0 {
-                self.note(Note::NullMoveCutoff);
+                self.note_node(Note::NullMoveCutoff);
                 return Some(score);
             }
             // Deep down, verify with a real search in which we may not pass for a while
             // (zugzwang: positions where every move is worse than passing).
             self.note(Note::NullMoveVerification);
             self.nmp_min_ply = ply + 3 * null_depth.max(0) as usize / 4;
+            self.tree_via(Via::Verification);
             let verified = self.search(pos, null_depth, ply, beta - 1, beta, false, pv);
             self.nmp_min_ply = 0;
             if self.aborted {
                 return Some(0);
             }
             if verified >= beta {
-                self.note(Note::NullMoveCutoff);
+                self.note_node(Note::NullMoveCutoff);
                 return Some(score);
             }
         }

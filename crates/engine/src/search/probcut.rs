@@ -8,6 +8,7 @@ use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{MATE_BOUND, score_from_tt};
 use crate::see::see_ge;
+use crate::tree::Via;
 use crate::tt::{Bound, TtEntry};
 use chess::{Move, Position};
 
@@ -68,6 +69,7 @@ impl<E: Evaluator> Search<E> {
             // Two looks, both with a null window under the raised bound: the cheap quiescence
             // search, and only for a capture that passes it, the reduced search that settles
             // the wager.
+            self.tree_via(Via::ProbCutQs);
             let qs_score = -self.quiescence(
                 &child,
                 ply + 1,
@@ -76,6 +78,7 @@ impl<E: Evaluator> Search<E> {
                 &mut probcut_pv,
             );
             let score = if qs_score >= probcut_beta && probcut_depth > 0 && !self.aborted {
+                self.tree_via(Via::ProbCut);
                 self.search_child(
                     &child,
                     probcut_depth,
@@ -93,7 +96,7 @@ impl<E: Evaluator> Search<E> {
                 return Some(0);
             }
             if score >= probcut_beta {
-                self.note(Note::ProbCutCutoff);
+                self.note_node(Note::ProbCutCutoff);
                 // Stored as a lower bound, at the depth actually searched: the reduced search's
                 // plus the ply of the capture.
                 self.store(

@@ -5,6 +5,7 @@ use super::Search;
 use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
+use crate::tree::Via;
 use chess::Position;
 
 impl<E: Evaluator> Search<E> {
@@ -41,10 +42,12 @@ impl<E: Evaluator> Search<E> {
             let mut score;
             if reduction > 0 {
                 self.note(Note::Lmr);
+                self.tree_via(Via::Reduced(reduction.min(i8::MAX as i32) as i8));
                 let reduced = new_depth - reduction;
                 score = self.search_child(child, reduced, ply, zw_alpha, zw_beta, true, child_pv);
                 if score > alpha && !self.aborted {
                     self.note(Note::LmrResearch);
+                    self.tree_via(Via::LmrResearch);
                     let cut = if null_window { !cut_node } else { false };
                     score =
                         self.search_child(child, new_depth, ply, zw_alpha, zw_beta, cut, child_pv);
@@ -56,6 +59,7 @@ impl<E: Evaluator> Search<E> {
             }
             if null_window && score > alpha && score < beta && !self.aborted {
                 self.note(Note::PvsResearch);
+                self.tree_via(Via::PvsResearch);
                 score = self.search_child(child, new_depth, ply, alpha, beta, false, child_pv);
             }
             score

@@ -10,13 +10,54 @@ use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{INFINITE, mated_in};
 use crate::see::{SEE_VALUES, see_ge};
+use crate::tree::Kind;
 use chess::Position;
 
 impl<E: Evaluator> Search<E> {
+    /// The quiescence search as the rest of the search calls it: [`Search::quiescence_body`],
+    /// watched by the search-tree explorer when it records (otherwise one test of a field).
+    #[inline(always)]
+    pub(crate) fn quiescence(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv: &mut Pv,
+    ) -> i32 {
+        if self.tree.is_none() {
+            return self.quiescence_body(pos, ply, alpha, beta, pv);
+        }
+        self.record_quiescence(pos, ply, alpha, beta, pv)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn record_quiescence(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv: &mut Pv,
+    ) -> i32 {
+        // Switched off, the quiescence search is a bare evaluation: no node, no record.
+        if !self.techniques.quiescence {
+            if let Some(tree) = self.tree.as_deref_mut() {
+                tree.forget_via();
+            }
+            return self.quiescence_body(pos, ply, alpha, beta, pv);
+        }
+        self.tree_enter(Kind::Quiescence, ply, 0, alpha, beta);
+        let score = self.quiescence_body(pos, ply, alpha, beta, pv);
+        self.tree_exit(score);
+        score
+    }
+
     // ANCHOR: quiescence
     /// Captures and promotions only, with "stand pat": the side to move may decline them all and
     /// keep the static evaluation. In check there is no standing pat: every evasion is searched.
-    pub(crate) fn quiescence(
+    fn quiescence_body(
         &mut self,
         pos: &Position,
         ply: usize,
@@ -40,7 +81,7 @@ impl<E: Evaluator> Search<E> {
         if let Some(entry) = tt_entry {
             if !pv_node {
                 if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
-                    self.note(Note::TtCutoff);
+                    self.note_node(Note::TtCutoff);
                     return score;
                 }
             }
@@ -60,7 +101,7 @@ impl<E: Evaluator> Search<E> {
             };
             // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
             if static_eval >= beta {
-                self.note(Note::StandPat);
+                self.note_node(Note::StandPat);
                 return static_eval;
             }
             alpha = alpha.max(static_eval);
@@ -87,7 +128,7 @@ impl<E: Evaluator> Search<E> {
                 // ANCHOR: qs_see_pruning
                 // SEE pruning: a capture that loses material can't do better than standing pat.
                 if self.techniques.see_pruning && !see_ge(pos, mv, 0) {
-                    self.note(Note::QsSeePruning);
+                    self.note_pruned(Note::QsSeePruning, mv);
                     continue;
                 }
                 // ANCHOR_END: qs_see_pruning
@@ -98,7 +139,7 @@ impl<E: Evaluator> Search<E> {
                     && mv.promotion().is_none()
                     && static_eval + victim + self.params.delta_margin <= alpha
                 {
-                    self.note(Note::DeltaPruning);
+                    self.note_pruned(Note::DeltaPruning, mv);
                     continue;
                 }
                 // ANCHOR_END: delta_pruning

@@ -5,6 +5,7 @@ use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{MATE_BOUND, score_from_tt};
+use crate::tree::Via;
 use crate::tt::{Bound, TtEntry};
 use chess::{Move, Position};
 
@@ -41,6 +42,7 @@ impl<E: Evaluator> Search<E> {
         self.note(Note::SingularSearch);
         self.stack[ply].excluded = Some(mv);
         let mut scratch = Pv::new();
+        self.tree_via(Via::Singular);
         let score = self.search(
             pos,
             (depth - 1) / 2,
@@ -69,7 +71,7 @@ impl<E: Evaluator> Search<E> {
         }
         if self.techniques.multi_cut && singular_beta >= beta {
             // Multi-cut: another move beats beta as well; the node will fail high.
-            self.note(Note::MultiCut);
+            self.note_node(Note::MultiCut);
             return Err(singular_beta);
         }
         if self.techniques.negative_extensions && tt_score >= beta {

@@ -1,0 +1,241 @@
+//! The search-tree explorer (`tree`): one search, recorded node by node, and drawn.
+//!
+//! The search is the engine's own, run as `bench` runs it: one thread, a fixed depth, a fresh
+//! hash table and fresh histories, so the same position, depth and switches always give the same
+//! tree. Iterative deepening runs as usual; the recorder starts again at each iteration, so the
+//! tree is the last (deepest) iteration, with every root search it needed (an aspiration window
+//! that fails is searched again; each try is a root of its own).
+//!
+//! While no tree is recorded the search carries `None` where the recorder would be, and each hook
+//! is one test of that field (see `Search::note_node` and `Search::node`).
+//!
+//! - [`record`] runs the search and returns the [`Tree`];
+//! - [`json`], [`svg`], [`html`] and [`text`] write it out.
+
+pub mod html;
+pub mod json;
+mod outcome;
+mod record;
+pub mod svg;
+pub mod text;
+
+pub use outcome::Outcome;
+pub use record::{DEFAULT_CAP, Kind, NO_PARENT, TreeNode, TreeRecorder, Via};
+
+use crate::bench::BENCH_HASH_MIB;
+use crate::eval::nnue::Network;
+use crate::notes::{Note, Notes};
+use crate::params::Params;
+use crate::search::{SearchOptions, Signals, new_search};
+use crate::techniques::{TECHNIQUES, Techniques};
+use crate::time::Limits;
+use crate::tt::TranspositionTable;
+use chess::{Move, Position};
+use std::sync::Arc;
+
+/// The deepest tree `tree` records. The node cap, not the depth, bounds the memory.
+pub const MAX_TREE_DEPTH: i32 = 20;
+
+/// What to record.
+#[derive(Clone)]
+pub struct TreeRequest {
+    pub position: Position,
+    /// Hashes of the positions before `position` in the game (for repetitions).
+    pub history: Vec<u64>,
+    pub depth: i32,
+    pub techniques: Techniques,
+    pub params: Params,
+    /// The most nodes to keep ([`DEFAULT_CAP`]).
+    pub cap: usize,
+    /// Write castling as in Chess960 (king takes rook).
+    pub chess960: bool,
+}
+
+/// One recorded iteration.
+pub struct Tree {
+    pub fen: String,
+    pub depth: i32,
+    /// The records, in the order the search entered them: a parent always comes before its
+    /// children, and a node's subtree follows it without a gap.
+    pub nodes: Vec<TreeNode>,
+    /// Nodes in each record's subtree, the record included (pruned moves count 0).
+    pub subtree: Vec<u64>,
+    /// The root searches of the iteration, in order; the last one gave the result.
+    pub roots: Vec<u32>,
+    pub score: i32,
+    pub best_move: Option<Move>,
+    pub pv: Vec<Move>,
+    /// The search's own counters for the recorded iteration (the counters at its end less those at
+    /// its start).
+    pub counters: Notes,
+    /// Nodes searched but not recorded, past the cap.
+    pub dropped: u64,
+    /// Nodes of the whole search, every iteration (as `bench` would count it).
+    pub search_nodes: u64,
+    pub cap: usize,
+    /// The search was stopped before the iteration ended.
+    pub stopped: bool,
+    pub chess960: bool,
+    /// The techniques switched off that are on by default.
+    pub off: Vec<&'static str>,
+}
+
+/// Runs the search of `request` with a recorder attached.
+pub fn record(request: &TreeRequest, net: Arc<Network>, signals: Arc<Signals>) -> Tree {
+    let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
+    let mut search = new_search(tt, net, signals);
+    search.techniques = request.techniques.clone();
+    search.params = request.params;
+    search.tree = Some(Box::new(TreeRecorder::new(request.cap)));
+    let depth = request.depth.clamp(1, MAX_TREE_DEPTH);
+    let result = search.run(
+        &request.position,
+        &request.history,
+        &Limits::depth(depth),
+        &SearchOptions::default(),
+        &mut |_| {},
+    );
+    let recorder = search
+        .tree
+        .take()
+        .unwrap_or_else(|| Box::new(TreeRecorder::new(0)));
+    let mut counters = search.notes.clone();
+    counters.subtract(&recorder.notes_before);
+    let nodes = recorder.nodes;
+    let subtree = subtree_sizes(&nodes);
+    let roots = (0..nodes.len() as u32)
+        .filter(|&i| nodes[i as usize].parent == NO_PARENT)
+        .collect();
+    let pv = search
+        .root_moves
+        .first()
+        .map(|rm| rm.pv.to_vec())
+        .unwrap_or_default();
+    Tree {
+        fen: request.position.to_fen(),
+        depth: recorder.iteration,
+        nodes,
+        subtree,
+        roots,
+        score: result.score,
+        best_move: result.best_move,
+        pv,
+        counters,
+        dropped: recorder.dropped,
+        search_nodes: result.nodes,
+        cap: request.cap,
+        stopped: search.aborted,
+        chess960: request.chess960,
+        off: TECHNIQUES
+            .iter()
+            .filter(|t| {
+                request.techniques.get(t.name) == Some(false)
+                    && Techniques::default().get(t.name) == Some(true)
+            })
+            .map(|t| t.name)
+            .collect(),
+    }
+}
+
+/// Subtree sizes in one backward pass: records come in entry order, so every child follows its
+/// parent, and adding each record's size to its parent's from the back finishes children first.
+fn subtree_sizes(nodes: &[TreeNode]) -> Vec<u64> {
+    let mut size: Vec<u64> = nodes
+        .iter()
+        .map(|n| (n.kind != Kind::Pruned) as u64)
+        .collect();
+    for i in (0..nodes.len()).rev() {
+        let parent = nodes[i].parent;
+        if parent != NO_PARENT {
+            size[parent as usize] += size[i];
+        }
+    }
+    size
+}
+
+impl Tree {
+    /// The root search that gave the result (the last one), if any node was recorded.
+    pub fn root(&self) -> Option<u32> {
+        self.roots.last().copied()
+    }
+
+    /// The children of every record, in search order.
+    pub fn children(&self) -> Vec<Vec<u32>> {
+        let mut children = vec![Vec::new(); self.nodes.len()];
+        for (i, node) in self.nodes.iter().enumerate() {
+            if node.parent != NO_PARENT {
+                children[node.parent as usize].push(i as u32);
+            }
+        }
+        children
+    }
+
+    /// The records along the principal variation: from the final root, at each step the last
+    /// search of the PV's next move (the one whose score counted).
+    pub fn pv_path(&self, children: &[Vec<u32>]) -> Vec<u32> {
+        let Some(mut at) = self.root() else {
+            return Vec::new();
+        };
+        let mut path = vec![at];
+        for &mv in &self.pv {
+            let next = children[at as usize]
+                .iter()
+                .rev()
+                .find(|&&c| self.nodes[c as usize].mv == Some(mv));
+            match next {
+                Some(&c) => {
+                    path.push(c);
+                    at = c;
+                }
+                None => break,
+            }
+        }
+        path
+    }
+
+    /// Records in each record's subtree, pruned moves included: record `i`'s subtree is the
+    /// records `i..i + span[i]`, since the search enters a node's subtree before anything else.
+    pub fn spans(&self) -> Vec<usize> {
+        let mut span = vec![1usize; self.nodes.len()];
+        for i in (0..self.nodes.len()).rev() {
+            let parent = self.nodes[i].parent;
+            if parent != NO_PARENT {
+                span[parent as usize] += span[i];
+            }
+        }
+        span
+    }
+
+    /// Nodes recorded, pruned moves left out.
+    pub fn node_count(&self) -> u64 {
+        self.nodes.iter().filter(|n| n.kind != Kind::Pruned).count() as u64
+    }
+
+    /// How many records have each outcome.
+    pub fn outcome_totals(&self) -> Vec<(Outcome, u64)> {
+        Outcome::ALL
+            .iter()
+            .map(|&o| {
+                (
+                    o,
+                    self.nodes.iter().filter(|n| n.outcome == o).count() as u64,
+                )
+            })
+            .collect()
+    }
+
+    /// A move in the notation of the tree (UCI; `null` for a null move, `-` for none).
+    pub fn move_text(&self, node: &TreeNode) -> String {
+        match (node.mv, node.via) {
+            (Some(mv), _) => mv.to_uci(self.chess960),
+            (None, Via::NullMove) => "null".to_string(),
+            (None, Via::Root) => "root".to_string(),
+            (None, via) => format!("({})", via.name()),
+        }
+    }
+
+    /// The main-search and quiescence nodes the search counted in this iteration.
+    pub fn counted_nodes(&self) -> u64 {
+        self.counters.get(Note::Nodes) + self.counters.get(Note::QNodes)
+    }
+}

@@ -1,0 +1,164 @@
+//! `tree`: the search-tree explorer's command, the same in UCI mode and on the command line.
+//!
+//! ```text
+//! tree [depth N] [fen FEN] [off NAME,NAME...] [cap N] [out FILE.svg|FILE.html|FILE.json]
+//! ```
+//!
+//! Each keyword may also be written with two dashes (`cb2026 tree --depth 5 --off lmr`). The
+//! position is the game's unless a FEN is given; the switches are the session's (`set NAME off`)
+//! with the `off` ones switched off too. Without `out`, a text summary is printed.
+
+use chess::{CastlingMode, Position};
+use engine::Techniques;
+use engine::tree::{DEFAULT_CAP, MAX_TREE_DEPTH};
+
+/// The depth when none is given: a tree small enough to read.
+pub const DEFAULT_TREE_DEPTH: i32 = 5;
+
+/// The file formats, by extension.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Svg,
+    Html,
+    Json,
+}
+
+/// A parsed `tree` command.
+pub struct TreeArgs {
+    pub depth: i32,
+    /// `None`: the game's position.
+    pub position: Option<Position>,
+    pub techniques: Techniques,
+    pub cap: usize,
+    pub out: Option<(String, Format)>,
+}
+
+const KEYWORDS: [&str; 5] = ["depth", "fen", "off", "cap", "out"];
+
+fn keyword(word: &str) -> Option<&'static str> {
+    let bare = word.strip_prefix("--").unwrap_or(word);
+    KEYWORDS.iter().copied().find(|&k| k == bare)
+}
+
+/// Reads the arguments of `tree`; `techniques` are the session's switches.
+pub fn parse(
+    args: &[&str],
+    techniques: &Techniques,
+    mode: CastlingMode,
+) -> Result<TreeArgs, String> {
+    let usage = "usage: tree [depth N] [fen FEN] [off NAME,...] [cap N] [out FILE.svg|.html|.json]";
+    let mut parsed = TreeArgs {
+        depth: DEFAULT_TREE_DEPTH,
+        position: None,
+        techniques: techniques.clone(),
+        cap: DEFAULT_CAP,
+        out: None,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let Some(key) = keyword(args[i]) else {
+            return Err(format!("tree: unexpected '{}'; {usage}", args[i]));
+        };
+        // The words up to the next keyword are this keyword's value.
+        let end = (i + 1..args.len())
+            .find(|&j| keyword(args[j]).is_some())
+            .unwrap_or(args.len());
+        let value = args[i + 1..end].join(" ");
+        if value.is_empty() {
+            return Err(format!("tree: '{key}' needs a value; {usage}"));
+        }
+        match key {
+            "depth" => {
+                parsed.depth = value
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|d| (1..=MAX_TREE_DEPTH).contains(d))
+                    .ok_or_else(|| {
+                        format!("tree: depth '{value}' is not from 1 to {MAX_TREE_DEPTH}")
+                    })?;
+            }
+            "fen" => {
+                let pos = Position::from_fen_with(&value, mode)
+                    .map_err(|e| format!("tree: bad FEN: {e}"))?;
+                if !pos.has_legal_moves() {
+                    return Err("tree: the position has no legal move".into());
+                }
+                parsed.position = Some(pos);
+            }
+            "off" => {
+                for name in value.split([',', ' ']).filter(|n| !n.is_empty()) {
+                    parsed
+                        .techniques
+                        .set(&name.to_ascii_lowercase(), false)
+                        .map_err(|e| format!("tree: {e}"))?;
+                }
+            }
+            "cap" => {
+                parsed.cap = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|c| (1..=50_000_000).contains(c))
+                    .ok_or_else(|| format!("tree: cap '{value}' is not from 1 to 50000000"))?;
+            }
+            "out" => {
+                let lower = value.to_ascii_lowercase();
+                let format = if lower.ends_with(".svg") {
+                    Format::Svg
+                } else if lower.ends_with(".html") || lower.ends_with(".htm") {
+                    Format::Html
+                } else if lower.ends_with(".json") {
+                    Format::Json
+                } else {
+                    return Err(format!(
+                        "tree: '{value}': the file name must end in .svg, .html or .json"
+                    ));
+                };
+                parsed.out = Some((value, format));
+            }
+            _ => unreachable!("every keyword is handled"),
+        }
+        i = end;
+    }
+    Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_line(line: &str) -> Result<TreeArgs, String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        parse(&words, &Techniques::default(), CastlingMode::Standard)
+    }
+
+    #[test]
+    fn reads_every_keyword_with_or_without_dashes() {
+        let a = parse_line(
+            "--depth 4 fen 8/8/8/4k3/8/8/4P3/4K3 w - - 0 1 --off lmr,futility out t.svg",
+        )
+        .expect("parses");
+        assert_eq!(a.depth, 4);
+        assert!(a.position.is_some());
+        assert_eq!(a.techniques.get("lmr"), Some(false));
+        assert_eq!(a.techniques.get("futility"), Some(false));
+        assert_eq!(a.out, Some(("t.svg".to_string(), Format::Svg)));
+    }
+
+    #[test]
+    fn refuses_bad_input_with_a_message() {
+        for bad in [
+            "depth",
+            "depth 0",
+            "depth 99",
+            "depth x",
+            "fen not a fen",
+            "off nosuchthing",
+            "out tree.png",
+            "cap 0",
+            "sideways",
+            "fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 depth 3",
+        ] {
+            assert!(parse_line(bad).is_err(), "{bad}");
+        }
+    }
+}

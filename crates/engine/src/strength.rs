@@ -4,15 +4,16 @@
 //! then prefers a move that is a little worse, the way a weaker player does, but it does not hang
 //! its queen at random. Two levers do that, both set by the Elo asked for:
 //!
-//! - the search gets a node budget that halves every [`ELO_PER_DOUBLING`] Elo below the top, so a
-//!   weaker setting sees fewer plies ahead;
+//! - the search gets a node budget that halves with each step down, so a weaker setting sees
+//!   fewer plies ahead;
 //! - the search keeps [`CANDIDATES`] lines (MultiPV), and the move is drawn among them with a chance
 //!   that falls off exponentially with how much worse each one scored, with a spread (temperature)
 //!   that grows as the Elo falls; a move worse than a few spreads, or one that walks into a mate
 //!   the best move avoids, is never chosen.
 //!
-//! The constants are set by games against Stockfish's own `UCI_Elo` at 10+0.1 (the book's
-//! chapter 19 and the README give the measured table).
+//! The levers are set on a design scale of levels; games against Stockfish's own `UCI_Elo` at
+//! 10+0.1 measured what three levels are worth ([`CALIBRATION`]), and a `UCI_Elo` is turned into a
+//! level along those measurements (the book's chapter 19 and the README give the table).
 
 use crate::score::MATE_BOUND;
 use crate::search::Info;
@@ -22,21 +23,31 @@ use chess::rng::Rng;
 // ANCHOR: strength_constants
 /// The weakest setting.
 pub const MIN_ELO: i32 = 1320;
-/// The strongest setting: cb2026 at full strength measured about this much on Stockfish 15.1's
-/// `UCI_Elo` scale at 10+0.1 (the book's chapter 19); here the node budget hardly binds.
-pub const MAX_ELO: i32 = 2300;
+/// The strongest setting: cb2026 at full strength, as measured on Stockfish 15.1's `UCI_Elo` scale
+/// at 10+0.1 (the last row of [`CALIBRATION`]).
+pub const MAX_ELO: i32 = 2161;
 /// Lines searched to choose from.
 pub const CANDIDATES: usize = 4;
-/// The node budget at [`ANCHOR_ELO`] ...
+
+/// The levers are set on a design scale of levels, from [`BOTTOM_LEVEL`] to [`TOP_LEVEL`], where
+/// the node budget is 1,000 nodes at level 1580 and doubles every 80 levels ...
 const ANCHOR_NODES: f64 = 1000.0;
-const ANCHOR_ELO: i32 = 1580;
-/// ... doubles every this many Elo.
-pub const ELO_PER_DOUBLING: f64 = 80.0;
-/// The spread of the choice at [`MIN_ELO`], in centipawns; it falls linearly to nothing at
-/// [`MAX_ELO`]. Kept small: measured, a wide spread cost far more strength than it gave variety.
+const ANCHOR_LEVEL: f64 = 1580.0;
+const LEVELS_PER_DOUBLING: f64 = 80.0;
+const BOTTOM_LEVEL: f64 = 1320.0;
+const TOP_LEVEL: f64 = 2300.0;
+/// ... and the spread of the choice falls linearly from this many centipawns at the bottom level
+/// to nothing at the top. Kept small: measured, a wide spread cost far more strength than it
+/// gave variety.
 const MAX_SPREAD: f64 = 15.0;
 /// A candidate more than this many spreads worse than the best is never played.
 const SPREADS_CUT: f64 = 2.0;
+
+/// What levels measured in games against Stockfish 15.1 at its own `UCI_Elo` (100 games each at
+/// 10+0.1, the book's chapter 19): (Elo measured, level played). A `UCI_Elo` is turned into a
+/// level along these points, and below the first along the first segment's slope, so that each
+/// measured level is offered under the Elo it measured.
+pub const CALIBRATION: [(f64, f64); 3] = [(1419.0, 1500.0), (1858.0, 1900.0), (2161.0, 2300.0)];
 // ANCHOR_END: strength_constants
 
 /// A strength to play at.
@@ -58,15 +69,26 @@ impl Strength {
     }
 
     // ANCHOR: strength_levers
+    /// The level of the design scale that plays at this Elo.
+    pub fn level(self) -> f64 {
+        let elo = self.elo as f64;
+        let segment = CALIBRATION
+            .windows(2)
+            .find(|w| elo <= w[1].0)
+            .unwrap_or(&CALIBRATION[CALIBRATION.len() - 2..]);
+        let ((e0, l0), (e1, l1)) = (segment[0], segment[1]);
+        (l0 + (elo - e0) * (l1 - l0) / (e1 - e0)).min(TOP_LEVEL)
+    }
+
     /// The most nodes a move may search.
     pub fn nodes(self) -> u64 {
-        let doublings = (self.elo - ANCHOR_ELO) as f64 / ELO_PER_DOUBLING;
+        let doublings = (self.level() - ANCHOR_LEVEL) / LEVELS_PER_DOUBLING;
         (ANCHOR_NODES * doublings.exp2()).round() as u64
     }
 
     /// The spread of the choice among the candidates, in centipawns.
     pub fn spread(self) -> f64 {
-        MAX_SPREAD * (MAX_ELO - self.elo) as f64 / (MAX_ELO - MIN_ELO) as f64
+        MAX_SPREAD * (TOP_LEVEL - self.level()) / (TOP_LEVEL - BOTTOM_LEVEL)
     }
 
     /// The move to play among `candidates` (each root move searched as a line, with its score,
@@ -154,10 +176,15 @@ mod tests {
     #[test]
     fn weaker_searches_less_and_spreads_more() {
         let (weak, strong) = (Strength::new(MIN_ELO), Strength::new(MAX_ELO));
-        assert_eq!(weak.nodes(), 105);
-        assert!(strong.nodes() > 400_000);
-        assert_eq!(Strength::new(ANCHOR_ELO + 80).nodes(), 2_000);
-        assert!(weak.spread() == 15.0 && strong.spread() == 0.0);
+        // The measured levels are played exactly under the Elo they measured.
+        assert_eq!(Strength::new(1419).nodes(), 500);
+        assert_eq!(Strength::new(1858).nodes(), 16_000);
+        assert_eq!(Strength::new(2161).nodes(), 512_000);
+        assert!((Strength::new(1419).spread() - 15.0 * 800.0 / 980.0).abs() < 1e-9);
+        assert!(strong.spread() == 0.0);
+        // Below the first measurement, along the first segment's slope.
+        assert!(weak.nodes() < 300 && weak.nodes() > 200, "{}", weak.nodes());
+        assert!(weak.spread() > 13.0 && weak.spread() < 15.0);
         assert_eq!(Strength::new(0), weak);
         assert_eq!(Strength::new(9999), strong);
     }
@@ -173,8 +200,8 @@ mod tests {
             let mv = weak.choose(&candidates, &mut rng).expect("a move");
             counts[m.iter().position(|&x| x == mv).expect("a candidate")] += 1;
         }
-        // 10 cp worse: chosen often; 25 cp worse: now and then (weights 1, 0.51, 0.19 at a
-        // spread of 15); walking into a mate: never.
+        // 10 cp worse: chosen often; 25 cp worse: now and then (weights 1, 0.48, 0.16 at a
+        // spread of 13.6); walking into a mate: never.
         assert!(counts[0] > counts[1] && counts[1] > 2_000, "{counts:?}");
         assert!(counts[2] > 600 && counts[2] < 1_800, "{counts:?}");
         assert_eq!(counts[3], 0);

@@ -3,6 +3,8 @@
 //! fifty-move rule; from random drawn KRvKP positions neither side ever loses; inside the tree a
 //! capture into a won ending is scored as a tablebase win, and the switches and options are obeyed.
 
+mod common;
+
 use chess::rng::Rng;
 use chess::{Move, Position};
 use engine::score::{TB_WIN_BOUND, is_mate, tb_win_in};
@@ -32,46 +34,12 @@ fn options(probing: Option<Probing>) -> SearchOptions {
 /// A random legal position with `white` and `black` pieces (letters, kings included), the side to
 /// move at random, halfmove clock 0.
 fn random_position(rng: &mut Rng, white: &str, black: &str) -> Position {
+    let pieces: Vec<char> = white
+        .chars()
+        .chain(black.chars().map(|c| c.to_ascii_lowercase()))
+        .collect();
     loop {
-        let mut board = ['.'; 64];
-        let pieces = white
-            .chars()
-            .chain(black.chars().map(|c| c.to_ascii_lowercase()));
-        for c in pieces {
-            loop {
-                let s = (rng.next_u64() % 64) as usize;
-                let pawn_rank = c.eq_ignore_ascii_case(&'p') && !(8..56).contains(&s);
-                if board[s] == '.' && !pawn_rank {
-                    board[s] = c;
-                    break;
-                }
-            }
-        }
-        let ranks: Vec<String> = (0..8)
-            .rev()
-            .map(|rank| {
-                let mut text = String::new();
-                let mut empty = 0;
-                for c in &board[rank * 8..rank * 8 + 8] {
-                    if *c == '.' {
-                        empty += 1;
-                        continue;
-                    }
-                    if empty > 0 {
-                        text.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    text.push(*c);
-                }
-                if empty > 0 {
-                    text.push_str(&empty.to_string());
-                }
-                text
-            })
-            .collect();
-        let side = if rng.next_u64() % 2 == 0 { "w" } else { "b" };
-        let fen = format!("{} {side} - - 0 1", ranks.join("/"));
-        if let Ok(pos) = Position::from_fen(&fen) {
+        if let Some(pos) = common::random_placement(rng, &pieces) {
             if pos.has_legal_moves() {
                 return pos;
             }

@@ -2,6 +2,8 @@
 //! Fathom and Pyrrhic, on cb2026's own attack functions) on thousands of random positions of
 //! 3 and 4 pieces; the root filter; and damaged or missing files.
 
+mod common;
+
 use chess::rng::Rng;
 use chess::{Bitboard, Color, PieceType, Position, Square};
 use engine::tablebase::{Tablebases, Wdl};
@@ -15,7 +17,6 @@ fn tables_dir() -> PathBuf {
 fn random_position(rng: &mut Rng) -> Position {
     const PIECES: [char; 5] = ['P', 'N', 'B', 'R', 'Q'];
     loop {
-        let mut board = ['.'; 64];
         let mut pieces = vec!['K', 'k'];
         for _ in 0..1 + rng.next_u64() % 2 {
             let c = PIECES[(rng.next_u64() % 5) as usize];
@@ -25,44 +26,7 @@ fn random_position(rng: &mut Rng) -> Position {
                 c.to_ascii_lowercase()
             });
         }
-        for c in pieces {
-            loop {
-                let s = (rng.next_u64() % 64) as usize;
-                let pawn_rank = c.eq_ignore_ascii_case(&'p') && !(8..56).contains(&s);
-                if board[s] == '.' && !pawn_rank {
-                    board[s] = c;
-                    break;
-                }
-            }
-        }
-        let mut fen = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    '.' => empty += 1,
-                    c => {
-                        if empty > 0 {
-                            fen.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        fen.push(c);
-                    }
-                }
-            }
-            if empty > 0 {
-                fen.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        fen.push_str(if rng.next_u64() % 2 == 0 {
-            " w - - 0 1"
-        } else {
-            " b - - 0 1"
-        });
-        if let Ok(pos) = Position::from_fen(&fen) {
+        if let Some(pos) = common::random_placement(rng, &pieces) {
             return pos;
         }
     }

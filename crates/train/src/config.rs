@@ -53,6 +53,50 @@ impl Default for Config {
 }
 
 impl Config {
+    /// How a net was made, for its file's description: the command that trains it again (the
+    /// data by file name, with the bytes used and their hash, since paths differ between
+    /// machines) and the epoch it is from.
+    pub fn describe(&self, files: &[crate::data::FileUsed], epoch: u32) -> String {
+        let name = |p: &std::path::Path| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+        };
+        let data: Vec<String> = self.data.iter().map(|p| name(p)).collect();
+        let used: Vec<String> = files
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} ({} bytes, hash {:016x})",
+                    name(&f.path),
+                    f.bytes,
+                    f.hash
+                )
+            })
+            .collect();
+        format!(
+            "cb2026 train {}: train --data {} --hidden {} --activation {} --epochs {} --batch {} \
+             --lr {} --lr-drop-epoch {} --lr-gamma {} --wdl {} --scale {} --weight-decay {} \
+             --validation {} --seed {}; epoch {epoch}; data: {}",
+            env!("CARGO_PKG_VERSION"),
+            data.join(" "),
+            self.hidden,
+            self.activation.name().to_lowercase(),
+            self.epochs,
+            self.batch,
+            self.lr,
+            self.lr_drop_epoch,
+            self.lr_gamma,
+            self.wdl,
+            self.scale,
+            self.weight_decay,
+            self.validation,
+            self.seed,
+            used.join(", ")
+        )
+    }
+
     /// # Errors
     /// A value the trainer cannot work with, with what is wrong.
     pub fn validate(&self) -> Result<(), String> {

@@ -273,7 +273,9 @@ fn train(
 /// The checkpoint, the networks and the loss table and chart after an epoch.
 fn write_outputs(trainer: &Trainer, files: &[FileUsed], dir: &Path) -> Result<(), String> {
     let state = &trainer.state;
-    let net = state.net.quantise().to_bytes();
+    let mut net = state.net.quantise();
+    net.description = trainer.config.describe(files, state.epoch);
+    let net = net.to_bytes();
     write_atomic(&dir.join(format!("net-e{}.nnue", state.epoch)), &net)?;
     write_atomic(&dir.join("net.nnue"), &net)?;
     write_atomic(&dir.join("loss.csv"), plot::csv(&state.history).as_bytes())?;

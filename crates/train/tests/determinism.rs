@@ -125,7 +125,20 @@ fn runs_are_deterministic_and_resume_exactly() {
     ] {
         assert!(out.join(name).exists(), "{name}");
     }
-    let latest = Network::from_bytes(&std::fs::read(out.join("net.nnue")).unwrap()).unwrap();
+    let mut latest = Network::from_bytes(&std::fs::read(out.join("net.nnue")).unwrap()).unwrap();
+    // The file says how it was made: the command, the data files and the epoch.
+    for part in ["train --data ", "--epochs 2 ", "; epoch 2; data: "] {
+        assert!(
+            latest.description.contains(part),
+            "{part}: {}",
+            latest.description
+        );
+    }
+    for file in [&games_file, &records_file] {
+        let name = file.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(latest.description.contains(&format!("{name} (")), "{name}");
+    }
+    latest.description.clear();
     assert_eq!(latest, a.net.quantise());
     let csv = std::fs::read_to_string(out.join("loss.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3);

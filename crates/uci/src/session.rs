@@ -87,7 +87,8 @@ fn read_net_file(path: &str) -> Result<Vec<u8>, String> {
     if !meta.is_file() {
         return Err("not a regular file".into());
     }
-    let limit = nnue::network::file_size(nnue::network::MAX_HIDDEN) as u64;
+    let limit =
+        nnue::network::file_size(nnue::network::MAX_HIDDEN, nnue::network::MAX_DESCRIPTION) as u64;
     if meta.len() > limit {
         return Err(format!("{} bytes, larger than any network", meta.len()));
     }
@@ -502,6 +503,9 @@ impl Session {
             net.hidden,
             net.activation.name()
         );
+        if !net.description.is_empty() {
+            say!("info string network made by: {}", net.description);
+        }
         self.net = net.clone();
         self.options.eval_file = value.to_string();
         self.pool.set_network(net);
@@ -552,6 +556,16 @@ impl Session {
         crate::output::text(&trace.report());
         let values = nnue::piece_values(&self.net, &self.position);
         say!("");
+        say!(
+            "network: {} neurons, {}, made by: {}",
+            self.net.hidden,
+            self.net.activation.name(),
+            if self.net.description.is_empty() {
+                "(no description in its file)"
+            } else {
+                &self.net.description
+            }
+        );
         say!("network: what each piece is worth to it, in pawns, from White's view");
         crate::output::text(&values.board(&self.position));
         say!(

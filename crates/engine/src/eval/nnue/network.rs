@@ -18,8 +18,10 @@
 //! | 16..20 | activation: 0 SCReLU (`clamp(x, 0, 1)²`), 1 CReLU (`clamp(x, 0, 1)`) |
 //! | 20..24, 24..28, 28..32 | QA, QB, SCALE (must be 255, 64, 400) |
 //! | 32..40 | FNV-1a 64 hash of everything after byte 64 |
-//! | 40..64 | zero |
-//! | 64.. | first-layer weights, `i16`, input-major (`768 × N`); first-layer biases (`N`); output weights (`2N`, ours then theirs); output bias, `i32` |
+//! | 40..44 | D, the length of the description (version 2; version 1 files have none) |
+//! | 44..64 | zero |
+//! | 64.. | the description: D bytes of UTF-8 (how the net was made: the trainer's command, its data, the epoch), zero-padded to a multiple of 64 bytes so that the weights stay aligned |
+//! | then | first-layer weights, `i16`, input-major (`768 × N`); first-layer biases (`N`); output weights (`2N`, ours then theirs); output bias, `i32` |
 
 use super::features::INPUTS;
 
@@ -36,7 +38,11 @@ pub const SCALE: i32 = 400;
 pub const WEIGHT_LIMIT: f32 = 1.98;
 
 const MAGIC: &[u8; 8] = b"CB26NNUE";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// Files without a description, written before it existed, are still read.
+const FIRST_VERSION: u32 = 1;
+/// The longest description a file may carry.
+pub const MAX_DESCRIPTION: usize = 16 * 1024;
 const HEADER: usize = 64;
 /// The widest first layer a file may declare.
 pub const MAX_HIDDEN: usize = 2048;
@@ -140,6 +146,7 @@ impl FloatNetwork {
             (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * scale as f32).round() as i16
         };
         Network {
+            description: String::new(),
             hidden: self.hidden,
             activation: self.activation,
             w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
@@ -166,6 +173,8 @@ pub fn finish(sum: i32, activation: Activation, b2: i32) -> i32 {
 /// The integer network the engine evaluates with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
+    /// How the net was made (the trainer's command, data and epoch); empty if unknown.
+    pub description: String,
     pub hidden: usize,
     pub activation: Activation,
     pub w1: Vec<i16>,
@@ -199,9 +208,15 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b)
 }
 
-/// The file's size for a first layer of `hidden` neurons.
-pub const fn file_size(hidden: usize) -> usize {
-    HEADER + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The file's size for a first layer of `hidden` neurons and a description of
+/// `description` bytes.
+pub const fn file_size(hidden: usize, description: usize) -> usize {
+    HEADER + padded(description) + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// A description's room in the file: rounded up to whole 64-byte lines.
+const fn padded(description: usize) -> usize {
+    description.div_ceil(64) * 64
 }
 
 /// The header checks that need no parsing, for the embedded net's compile-time check: the magic,
@@ -219,22 +234,36 @@ pub const fn header_is_valid(bytes: &[u8]) -> bool {
     }
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
     let hidden = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
-    version == VERSION
+    let description = if version == VERSION {
+        u32::from_le_bytes([bytes[40], bytes[41], bytes[42], bytes[43]]) as usize
+    } else {
+        0
+    };
+    (version == VERSION || version == FIRST_VERSION)
         && hidden > 0
         && hidden % 16 == 0
         && hidden <= MAX_HIDDEN
-        && bytes.len() == file_size(hidden)
+        && description <= MAX_DESCRIPTION
+        && bytes.len() == file_size(hidden, description)
 }
 
 impl Network {
     /// The net in its file format.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(file_size(self.hidden) - HEADER);
+        // A description too long for the format is cut at a character boundary.
+        let mut cut = self.description.len().min(MAX_DESCRIPTION);
+        while !self.description.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let description = &self.description.as_bytes()[..cut];
+        let mut payload = Vec::with_capacity(file_size(self.hidden, cut) - HEADER);
+        payload.extend_from_slice(description);
+        payload.resize(padded(cut), 0);
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             payload.extend_from_slice(&w.to_le_bytes());
         }
         payload.extend_from_slice(&self.b2.to_le_bytes());
-        let mut out = Vec::with_capacity(file_size(self.hidden));
+        let mut out = Vec::with_capacity(file_size(self.hidden, cut));
         out.extend_from_slice(MAGIC);
         for v in [
             VERSION,
@@ -247,6 +276,7 @@ impl Network {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&(cut as u32).to_le_bytes());
         out.resize(HEADER, 0);
         out.extend_from_slice(&payload);
         out
@@ -259,9 +289,19 @@ impl Network {
             return err("not a cb2026 network (no CB26NNUE header)".into());
         }
         let version = u32_at(bytes, 8);
-        if version != VERSION {
+        if version != VERSION && version != FIRST_VERSION {
             return err(format!(
-                "network format version {version}, expected {VERSION}"
+                "network format version {version}, expected {FIRST_VERSION} or {VERSION}"
+            ));
+        }
+        let description_len = if version == VERSION {
+            u32_at(bytes, 40) as usize
+        } else {
+            0
+        };
+        if description_len > MAX_DESCRIPTION {
+            return err(format!(
+                "a description of {description_len} bytes (at most {MAX_DESCRIPTION})"
             ));
         }
         let hidden = u32_at(bytes, 12) as usize;
@@ -279,19 +319,22 @@ impl Network {
         if scales != (QA as u32, QB as u32, SCALE as u32) {
             return err(format!("scales {scales:?}, expected ({QA}, {QB}, {SCALE})"));
         }
-        if bytes.len() != file_size(hidden) {
+        if bytes.len() != file_size(hidden, description_len) {
             return err(format!(
-                "{} bytes, but a net of {hidden} neurons has {}",
+                "{} bytes, but a net of {hidden} neurons with a description of {description_len} bytes has {}",
                 bytes.len(),
-                file_size(hidden)
+                file_size(hidden, description_len)
             ));
         }
-        let payload = &bytes[HEADER..];
         let mut hash = [0; 8];
         hash.copy_from_slice(&bytes[32..40]);
-        if u64::from_le_bytes(hash) != fnv1a(payload) {
+        if u64::from_le_bytes(hash) != fnv1a(&bytes[HEADER..]) {
             return err("checksum mismatch: the file is damaged".into());
         }
+        let Ok(description) = std::str::from_utf8(&bytes[HEADER..HEADER + description_len]) else {
+            return err("the description is not UTF-8".into());
+        };
+        let payload = &bytes[HEADER + padded(description_len)..];
         let mut words = payload
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
@@ -302,6 +345,7 @@ impl Network {
         let tail = &payload[payload.len() - 4..];
         let b2 = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
         let net = Network {
+            description: description.to_string(),
             hidden,
             activation,
             w1,
@@ -378,11 +422,31 @@ mod tests {
 
     #[test]
     fn a_net_survives_its_file_and_a_damaged_file_is_refused() {
-        let net = random_net(32, 7).quantise();
+        let mut net = random_net(32, 7).quantise();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(32));
+        assert_eq!(bytes.len(), file_size(32, 0));
         assert!(header_is_valid(&bytes));
-        assert_eq!(Network::from_bytes(&bytes), Ok(net));
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+
+        // A description travels with the net, and the weights stay 64-byte aligned after it.
+        net.description = "train --data a.games --hidden 32 (epoch 3) é".to_string();
+        let described = net.to_bytes();
+        assert_eq!(described.len(), file_size(32, net.description.len()));
+        assert_eq!(
+            described.len(),
+            bytes.len() + 64,
+            "one 64-byte line of description"
+        );
+        assert!(header_is_valid(&described));
+        assert_eq!(Network::from_bytes(&described), Ok(net.clone()));
+        let mut garbled = described.clone();
+        garbled[64] = 0xff;
+        assert!(Network::from_bytes(&garbled).is_err());
+        // A version 1 file (no description) still reads.
+        let mut first = bytes.clone();
+        first[8] = 1;
+        let old = Network::from_bytes(&first).unwrap();
+        assert_eq!((old.description.as_str(), &old.w1), ("", &net.w1));
 
         let short = &bytes[..bytes.len() - 1];
         assert!(Network::from_bytes(short).is_err());

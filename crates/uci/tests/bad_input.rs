@@ -198,7 +198,7 @@ fn a_bad_net_file_gets_an_error_and_the_network_stays() {
     let mut damaged = EMBEDDED_NET.to_vec();
     damaged[5000] ^= 0x40;
     let mut version = EMBEDDED_NET.to_vec();
-    version[8] = 2;
+    version[8] = 9;
     let bad_files: [(&str, &[u8]); 5] = [
         ("empty.nnue", b""),
         ("short.nnue", &EMBEDDED_NET[..EMBEDDED_NET.len() / 2]),

@@ -2,6 +2,7 @@
 //! of the search: any change in what the search does changes it, so commit messages carry it.
 //! Also the node counts behind the book's tables (`chapter-table`).
 
+use crate::clock::Instant;
 use crate::eval::nnue::{Network, embedded};
 use crate::notes::Notes;
 use crate::params::Params;
@@ -12,7 +13,7 @@ use crate::tt::TranspositionTable;
 use chess::{CastlingMode, Position};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The depth `bench` searches to when none is given.
 pub const DEFAULT_BENCH_DEPTH: i32 = 13;

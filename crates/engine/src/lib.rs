@@ -2,6 +2,7 @@
 //! position, [`Limits`] and a callback for [`Info`]; the search itself knows no protocol.
 
 pub mod bench;
+pub mod clock;
 pub mod eval;
 pub mod history;
 pub mod movepick;

@@ -72,18 +72,30 @@ pub struct Loaded {
     pub problems: Vec<String>,
 }
 
+/// A set of tables to add files to, reading them through memory maps.
+#[cfg(not(target_arch = "wasm32"))]
+fn empty_tables() -> Result<Tablebase<Chess>, String> {
+    // SAFETY: the tables are memory-mapped, as every engine reads them: a probe then costs
+    // no system call (through `read` calls, each probe took about 50 µs here and the search's
+    // speed halved with the tables on; see the book's chapter 19). The contract is that a
+    // file is not changed or cut short while the engine has it open, which holds for a
+    // tablebase folder in use. A file damaged or short *before* it is opened is no danger:
+    // the map covers what is there, and every read of it is bounds-checked.
+    Ok(unsafe { Tablebase::with_mmap_filesystem() })
+}
+
+/// The browser build has no file system to read tables from (nor memory maps).
+#[cfg(target_arch = "wasm32")]
+fn empty_tables() -> Result<Tablebase<Chess>, String> {
+    Err("tablebases cannot be read in the browser build (it has no file system)".into())
+}
+
 impl Tablebases {
     /// Reads every `.rtbw` and `.rtbz` file in the folders of `paths` (separated by
     /// [`PATH_SEPARATOR`]). A folder that does not exist or a file the prober refuses is
     /// reported and skipped; only finding no table at all is an error.
     pub fn open(paths: &str) -> Result<Loaded, String> {
-        // SAFETY: the tables are memory-mapped, as every engine reads them: a probe then costs
-        // no system call (through `read` calls, each probe took about 50 µs here and the search's
-        // speed halved with the tables on; see the book's chapter 19). The contract is that a
-        // file is not changed or cut short while the engine has it open, which holds for a
-        // tablebase folder in use. A file damaged or short *before* it is opened is no danger:
-        // the map covers what is there, and every read of it is bounds-checked.
-        let mut tables = unsafe { Tablebase::with_mmap_filesystem() };
+        let mut tables = empty_tables()?;
         let mut files = 0;
         let mut problems = Vec::new();
         for folder in paths

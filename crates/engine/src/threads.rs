@@ -243,6 +243,8 @@ pub struct ThreadPool<E: Evaluator + 'static = Evaluation> {
     signals: Arc<Signals>,
     new_evaluator: EvaluatorFactory<E>,
     threads: usize,
+    /// Jobs run on the caller's thread (see [`ThreadPool::inline`]).
+    inline: bool,
 }
 
 impl ThreadPool<Evaluation> {
@@ -270,9 +272,19 @@ impl<E: Evaluator + 'static> ThreadPool<E> {
             signals: Arc::new(Signals::default()),
             new_evaluator: Arc::new(new_evaluator),
             threads: 1,
+            inline: false,
         };
         pool.workers = Some(pool.fresh_workers(1));
         pool
+    }
+
+    /// The same pool running each job on the calling thread, to its end, instead of on the
+    /// search thread: for a host that has no threads (the browser build, inside a Web Worker).
+    /// [`ThreadPool::start`] then returns only when the job is done, so nothing can stop it
+    /// meanwhile: the caller gives every job a limit.
+    pub fn inline(mut self) -> ThreadPool<E> {
+        self.inline = true;
+        self
     }
 
     fn worker(&self, thread_id: usize) -> Search<E> {
@@ -366,9 +378,20 @@ impl<E: Evaluator + 'static> ThreadPool<E> {
         }
     }
 
-    /// Runs `job` on the search thread, starting it at the first job. The caller has waited for
-    /// the previous one.
+    /// Runs `job` on the search thread, starting it at the first job (or, [`inline`], here and
+    /// to its end). The caller has waited for the previous one.
+    ///
+    /// [`inline`]: ThreadPool::inline
     pub fn start(&mut self, job: Job<E>) -> Result<(), String> {
+        if self.inline {
+            let mut workers = match self.workers.take() {
+                Some(workers) => workers,
+                None => self.fresh_workers(self.threads),
+            };
+            job(&mut workers);
+            self.workers = Some(workers);
+            return Ok(());
+        }
         if self.thread.is_none() {
             self.thread = Some(Self::spawn().map_err(|e| format!("no search thread: {e}"))?);
         }

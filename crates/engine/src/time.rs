@@ -1,7 +1,8 @@
 //! How long to think: the search's limits and the soft and hard time limits drawn from the clock.
 
+use crate::clock::Instant;
 use chess::{Color, Move};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What `go` asked for. Times are in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -2,15 +2,9 @@
 //! (`cb2026 bench`, `cb2026 perft 6`, `cb2026 spsa`...). `cb2026 --technique-options` is the
 //! engine with every technique listed as a UCI option, for match runners.
 
-mod go;
-mod options;
-mod output;
-mod session;
-mod tree;
-
-use session::Session;
 use std::io::BufRead;
 use std::sync::mpsc;
+use uci::Session;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,10 +1,60 @@
 //! Writing to the GUI. A closed stdout (the GUI went away, or `cb2026 bench | head`) ends the
 //! engine quietly instead of panicking.
+//!
+//! A thread may instead hand its output to a sink ([`set_sink`]): the browser build has no
+//! stdout, and drives the session on one thread, so everything the session says there goes to
+//! the sink and on to the page.
 
+use std::cell::RefCell;
 use std::io::Write;
+use std::rc::Rc;
+
+/// Receives each piece of output: one line with its newline, or a block of lines.
+pub type Sink = Box<dyn FnMut(&str)>;
+
+thread_local! {
+    static SINK: RefCell<Option<Sink>> = const { RefCell::new(None) };
+}
+
+/// Sends this thread's output to `sink` instead of stdout (`None`: back to stdout); returns the
+/// sink that was set before. Output written on other threads (the search thread of the binary)
+/// is not affected.
+pub fn set_sink(sink: Option<Sink>) -> Option<Sink> {
+    SINK.with(|cell| std::mem::replace(&mut *cell.borrow_mut(), sink))
+}
+
+/// Runs `f` with this thread's output captured: each piece goes to `on_piece` as it is written
+/// (so a search's `info` lines can be shown while it runs), and all of it is returned. The sink
+/// set before, if any, is set again afterwards.
+pub fn capture(f: impl FnOnce(), mut on_piece: impl FnMut(&str) + 'static) -> String {
+    let collected = Rc::new(RefCell::new(String::new()));
+    let into = collected.clone();
+    let previous = set_sink(Some(Box::new(move |text: &str| {
+        into.borrow_mut().push_str(text);
+        on_piece(text);
+    })));
+    f();
+    set_sink(previous);
+    collected.take()
+}
+
+/// Hands this thread's sink to `give`; false if it has none (then `give` is not called, so
+/// stdout's path formats nothing extra).
+fn to_sink(give: impl FnOnce(&mut Sink)) -> bool {
+    SINK.with(|cell| match cell.borrow_mut().as_mut() {
+        Some(sink) => {
+            give(sink);
+            true
+        }
+        None => false,
+    })
+}
 
 /// Writes `text` as it is (multi-line text ending in a newline).
 pub fn text(text: &str) {
+    if to_sink(|sink| sink(text)) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     if out
         .write_all(text.as_bytes())
@@ -17,6 +67,9 @@ pub fn text(text: &str) {
 
 /// Writes one line.
 pub fn line(args: std::fmt::Arguments) {
+    if to_sink(|sink| sink(&format!("{args}\n"))) {
+        return;
+    }
     let mut out = std::io::stdout().lock();
     if writeln!(out, "{args}").and_then(|()| out.flush()).is_err() {
         std::process::exit(0);

@@ -1,5 +1,7 @@
 //! The engine as a GUI sees it: the current position and options, and a search running on its
 //! own thread while this one keeps reading commands (so `stop` and `isready` are answered at once).
+//! A synchronous session ([`Session::synchronous`], for the browser) runs each job to its end
+//! before the next command instead.
 
 use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
@@ -8,6 +10,7 @@ use crate::tree::Format;
 use chess::rng::Rng;
 use chess::{CastlingMode, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
+use engine::clock::{Instant, SystemTime, UNIX_EPOCH};
 use engine::eval::nnue::{self, Network};
 use engine::score::UciScore;
 use engine::strength::{self, Lines, Strength};
@@ -20,7 +23,6 @@ use engine::{
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 pub struct Session {
     position: Position,
@@ -50,6 +52,8 @@ pub struct Session {
     technique_options: bool,
     /// A command given on the command line failed (the binary then exits with status 1).
     failed: Arc<AtomicBool>,
+    /// Jobs run to their end inside `execute` (see [`Session::synchronous`]).
+    synchronous: bool,
 }
 
 // ANCHOR: error
@@ -117,25 +121,42 @@ fn split_setoption(args: &[&str]) -> Result<(String, String), String> {
 
 impl Session {
     pub fn new(technique_options: bool) -> Session {
+        Session::build(technique_options, false)
+    }
+
+    /// A session for a host without threads (the browser build, in a Web Worker): each search,
+    /// `perft`, `bench` or `tree` runs to its end on the caller's thread before `execute`
+    /// returns. Nothing can stop a job meanwhile, so a `go` needs a limit (`depth`, `nodes`,
+    /// `movetime` or a clock): `go infinite`, `go ponder` and a bare `go` are refused.
+    pub fn synchronous(technique_options: bool) -> Session {
+        Session::build(technique_options, true)
+    }
+
+    fn build(technique_options: bool, synchronous: bool) -> Session {
         let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
         let net = nnue::embedded();
+        let mut pool = ThreadPool::with_network(tt, net.clone());
+        if synchronous {
+            pool = pool.inline();
+        }
         Session {
             position: Position::startpos(),
             history: Vec::new(),
             options: Options::default(),
             techniques: Techniques::default(),
             params: Params::default(),
-            pool: ThreadPool::with_network(tt, net.clone()),
+            pool,
             net,
             tablebases: None,
-            choice_seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
+            choice_seed: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
             endless: false,
             technique_options,
             failed: Arc::new(AtomicBool::new(false)),
+            synchronous,
         }
     }
 
@@ -250,6 +271,7 @@ impl Session {
             }
             "set" => self.set(args),
             "d" => self.display(),
+            "moves" => self.legal_moves(),
             "eval" => self.eval(),
             "perft" => self.perft_command(args),
             "bench" => self.bench(args),
@@ -389,6 +411,13 @@ impl Session {
             }
         };
         let endless = limits.infinite || limits.ponder;
+        let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.is_timed();
+        if self.synchronous && (endless || !limited) {
+            error(
+                "go: this session runs each search to its end and cannot be stopped: give it depth, nodes, movetime or a clock",
+            );
+            return;
+        }
         let (mut techniques, params) = (self.techniques.clone(), self.params);
         self.pool
             .signals()
@@ -457,13 +486,20 @@ impl Session {
     }
 
     /// Runs `job` on the search thread: a search, `go perft`, `perft` or `bench`, so that the
-    /// input thread goes on answering `isready` and `stop` reaches the job.
+    /// input thread goes on answering `isready` and `stop` reaches the job (in a synchronous
+    /// session: here, to its end).
     fn start_job(&mut self, job: engine::threads::Job<engine::Evaluation>) {
         self.endless = false;
         self.pool.signals().stop.store(false, Ordering::Relaxed);
         self.answered.store(false, Ordering::Relaxed);
         if let Err(e) = self.pool.start(job) {
             error(e);
+        } else if self.synchronous {
+            // The job is done and its workers are back: keep its counters for `stats`, as
+            // `wait` does when a job on the search thread ends.
+            if let Some(main) = self.pool.main() {
+                self.last_notes = main.notes.clone();
+            }
         }
     }
 
@@ -476,6 +512,17 @@ impl Session {
             Ok(fresh) => self.pool.set_tt(Arc::new(fresh)),
             Err(_) => self.pool.tt().clear(),
         }
+    }
+
+    /// `moves`: the legal moves of the game's position in UCI notation, on one line (the word
+    /// alone when there is none), for a board that lets its user play only those.
+    fn legal_moves(&self) {
+        let mut line = String::from("moves");
+        for mv in self.position.legal_moves().iter() {
+            line.push(' ');
+            line.push_str(&mv.to_uci(self.options.chess960));
+        }
+        say!("{line}");
     }
 
     fn display(&self) {
@@ -703,7 +750,7 @@ impl Session {
             cap: parsed.cap,
             chess960: self.options.chess960,
         };
-        let out = parsed.out;
+        let (out, print) = (parsed.out, parsed.print);
         let net = self.net.clone();
         let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
@@ -712,6 +759,14 @@ impl Session {
             let tree = engine::tree::record(&request, net, signals);
             answered.store(true, Ordering::Relaxed);
             workers.main.notes = tree.counters.clone();
+            if let Some(format) = print {
+                let mut drawing = Vec::new();
+                match write_tree(&tree, format, &mut drawing) {
+                    Ok(()) => crate::output::text(&String::from_utf8_lossy(&drawing)),
+                    Err(e) => error(format!("tree: {e}")),
+                }
+                return;
+            }
             let Some((path, format)) = out else {
                 crate::output::text(&engine::tree::text::to_text(&tree));
                 return;
@@ -719,11 +774,7 @@ impl Session {
             let written = std::fs::File::create(&path).and_then(|file| {
                 use std::io::Write;
                 let mut sink = std::io::BufWriter::new(file);
-                match format {
-                    Format::Svg => sink.write_all(engine::tree::svg::to_svg(&tree).as_bytes())?,
-                    Format::Html => engine::tree::html::write_html(&tree, &mut sink)?,
-                    Format::Json => engine::tree::json::write_json(&tree, &mut sink)?,
-                }
+                write_tree(&tree, format, &mut sink)?;
                 sink.flush()
             });
             match written {
@@ -769,6 +820,19 @@ impl Session {
             Ok(table) => crate::output::text(&table),
             Err(e) => error(e),
         }
+    }
+}
+
+/// Draws a recorded tree in `format`.
+fn write_tree(
+    tree: &engine::tree::Tree,
+    format: Format,
+    sink: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    match format {
+        Format::Svg => sink.write_all(engine::tree::svg::to_svg(tree).as_bytes()),
+        Format::Html => engine::tree::html::write_html(tree, sink),
+        Format::Json => engine::tree::json::write_json(tree, sink),
     }
 }
 

@@ -2,11 +2,13 @@
 //!
 //! ```text
 //! tree [depth N] [fen FEN] [off NAME,NAME...] [cap N] [out FILE.svg|FILE.html|FILE.json]
+//!      [print svg|html|json]
 //! ```
 //!
 //! Each keyword may also be written with two dashes (`cb2026 tree --depth 5 --off lmr`). The
 //! position is the game's unless a FEN is given; the switches are the session's (`set NAME off`)
-//! with the `off` ones switched off too. Without `out`, a text summary is printed.
+//! with the `off` ones switched off too. Without `out`, a text summary is printed; `print`
+//! writes the drawing itself to the output instead of a file (the browser build has no files).
 
 use chess::{CastlingMode, Position};
 use engine::Techniques;
@@ -23,6 +25,25 @@ pub enum Format {
     Json,
 }
 
+impl Format {
+    /// The format a file name's extension asks for.
+    fn of_file(name: &str) -> Option<Format> {
+        let lower = name.to_ascii_lowercase();
+        let extension = lower.rsplit_once('.')?.1;
+        Format::named(extension).or((extension == "htm").then_some(Format::Html))
+    }
+
+    /// The format called `name` (`svg`, `html` or `json`).
+    fn named(name: &str) -> Option<Format> {
+        match name.to_ascii_lowercase().as_str() {
+            "svg" => Some(Format::Svg),
+            "html" => Some(Format::Html),
+            "json" => Some(Format::Json),
+            _ => None,
+        }
+    }
+}
+
 /// A parsed `tree` command.
 pub struct TreeArgs {
     pub depth: i32,
@@ -31,9 +52,11 @@ pub struct TreeArgs {
     pub techniques: Techniques,
     pub cap: usize,
     pub out: Option<(String, Format)>,
+    /// Write the drawing to the output, in this format.
+    pub print: Option<Format>,
 }
 
-const KEYWORDS: [&str; 5] = ["depth", "fen", "off", "cap", "out"];
+const KEYWORDS: [&str; 6] = ["depth", "fen", "off", "cap", "out", "print"];
 
 fn keyword(word: &str) -> Option<&'static str> {
     let bare = word.strip_prefix("--").unwrap_or(word);
@@ -46,13 +69,14 @@ pub fn parse(
     techniques: &Techniques,
     mode: CastlingMode,
 ) -> Result<TreeArgs, String> {
-    let usage = "usage: tree [depth N] [fen FEN] [off NAME,...] [cap N] [out FILE.svg|.html|.json]";
+    let usage = "usage: tree [depth N] [fen FEN] [off NAME,...] [cap N] [out FILE.svg|.html|.json] [print svg|html|json]";
     let mut parsed = TreeArgs {
         depth: DEFAULT_TREE_DEPTH,
         position: None,
         techniques: techniques.clone(),
         cap: DEFAULT_CAP,
         out: None,
+        print: None,
     };
     let mut i = 0;
     while i < args.len() {
@@ -101,23 +125,25 @@ pub fn parse(
                     .ok_or_else(|| format!("tree: cap '{value}' is not from 1 to 50000000"))?;
             }
             "out" => {
-                let lower = value.to_ascii_lowercase();
-                let format = if lower.ends_with(".svg") {
-                    Format::Svg
-                } else if lower.ends_with(".html") || lower.ends_with(".htm") {
-                    Format::Html
-                } else if lower.ends_with(".json") {
-                    Format::Json
-                } else {
-                    return Err(format!(
-                        "tree: '{value}': the file name must end in .svg, .html or .json"
-                    ));
-                };
+                let format = Format::of_file(&value).ok_or_else(|| {
+                    format!("tree: '{value}': the file name must end in .svg, .html or .json")
+                })?;
                 parsed.out = Some((value, format));
+            }
+            "print" => {
+                let format = Format::named(&value).ok_or_else(|| {
+                    format!("tree: print '{value}': the format is svg, html or json")
+                })?;
+                parsed.print = Some(format);
             }
             _ => unreachable!("every keyword is handled"),
         }
         i = end;
+    }
+    if parsed.out.is_some() && parsed.print.is_some() {
+        return Err(format!(
+            "tree: 'out' writes a file and 'print' the output: one of them; {usage}"
+        ));
     }
     Ok(parsed)
 }
@@ -142,6 +168,11 @@ mod tests {
         assert_eq!(a.techniques.get("lmr"), Some(false));
         assert_eq!(a.techniques.get("futility"), Some(false));
         assert_eq!(a.out, Some(("t.svg".to_string(), Format::Svg)));
+        assert_eq!(a.print, None);
+        let a = parse_line("depth 3 print html").expect("parses");
+        assert_eq!((a.out, a.print), (None, Some(Format::Html)));
+        let a = parse_line("out T.HTM").expect("parses");
+        assert_eq!(a.out, Some(("T.HTM".to_string(), Format::Html)));
     }
 
     #[test]
@@ -154,6 +185,10 @@ mod tests {
             "fen not a fen",
             "off nosuchthing",
             "out tree.png",
+            "out svg",
+            "print png",
+            "print",
+            "out t.svg print svg",
             "cap 0",
             "sideways",
             "fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1 depth 3",

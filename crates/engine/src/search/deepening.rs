@@ -4,6 +4,7 @@
 
 use super::node::Root;
 use super::{Frame, Search};
+use crate::clock::Instant;
 use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
@@ -13,7 +14,7 @@ use crate::time::{Limits, TimeManager, allot};
 use crate::tt::Bound;
 use chess::{Move, Position};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 // ANCHOR: root_move
 /// A legal move at the root with what the last iterations found for it.

@@ -1,0 +1,11 @@
+//! cb2026's UCI session as a library: the `cb2026` binary drives it from stdin on its own search
+//! thread, and the browser build (`crates/web`) drives the same session synchronously inside a
+//! Web Worker, so both speak one protocol from one copy of the code.
+
+mod go;
+mod options;
+pub mod output;
+mod session;
+mod tree;
+
+pub use session::Session;

@@ -8,51 +8,17 @@ use chess::rng::Rng;
 use engine::tablebase::Tablebases;
 use std::time::Instant;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 /// A random legal position of kings and two more pieces, or `None` for an illegal placement.
 fn random_position(rng: &mut Rng) -> Option<Position> {
     const PIECES: [char; 10] = ['P', 'N', 'B', 'R', 'Q', 'p', 'n', 'b', 'r', 'q'];
-    let mut board = ['1'; 64];
-    for c in [
-        'K',
-        'k',
+    let extra = [
         PIECES[rng.next_u64() as usize % 10],
         PIECES[rng.next_u64() as usize % 10],
-    ] {
-        let s = rng.next_u64() as usize % 64;
-        let pawn_rank = c.eq_ignore_ascii_case(&'p') && !(8..56).contains(&s);
-        if board[s] != '1' || pawn_rank {
-            return None;
-        }
-        board[s] = c;
-    }
-    let ranks: Vec<String> = (0..8)
-        .rev()
-        .map(|r| board[r * 8..r * 8 + 8].iter().collect())
-        .collect();
-    let side = if rng.next_u64() % 2 == 0 { 'w' } else { 'b' };
-    // Runs of '1' are valid FEN only one digit at a time: merge them.
-    let placement: Vec<String> = ranks.iter().map(|r| merge_empties(r)).collect();
-    Position::from_fen(&format!("{} {side} - - 0 1", placement.join("/"))).ok()
-}
-
-fn merge_empties(rank: &str) -> String {
-    let mut out = String::new();
-    let mut empty = 0;
-    for c in rank.chars() {
-        if c == '1' {
-            empty += 1;
-            continue;
-        }
-        if empty > 0 {
-            out.push_str(&empty.to_string());
-            empty = 0;
-        }
-        out.push(c);
-    }
-    if empty > 0 {
-        out.push_str(&empty.to_string());
-    }
-    out
+    ];
+    common::random_placement(rng, &['K', 'k', extra[0], extra[1]])
 }
 
 /// The median over five passes of the time `probe` takes per position, in nanoseconds.

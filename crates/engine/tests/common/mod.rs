@@ -1,4 +1,5 @@
-//! What several tablebase tests share: random positions of a given material.
+//! What several tablebase tests (and the probe-speed example) share: random positions of a given
+//! material.
 
 use chess::Position;
 use chess::rng::Rng;

@@ -214,6 +214,17 @@ pub const fn file_size(hidden: usize, description: usize) -> usize {
     HEADER + padded(description) + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
 }
 
+/// The description's length a header declares (version 1 files have none). `bytes` holds at
+/// least the header.
+const fn declared_description(bytes: &[u8]) -> usize {
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    if version == VERSION {
+        u32::from_le_bytes([bytes[40], bytes[41], bytes[42], bytes[43]]) as usize
+    } else {
+        0
+    }
+}
+
 /// A description's room in the file: rounded up to whole 64-byte lines.
 const fn padded(description: usize) -> usize {
     description.div_ceil(64) * 64
@@ -234,11 +245,7 @@ pub const fn header_is_valid(bytes: &[u8]) -> bool {
     }
     let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
     let hidden = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
-    let description = if version == VERSION {
-        u32::from_le_bytes([bytes[40], bytes[41], bytes[42], bytes[43]]) as usize
-    } else {
-        0
-    };
+    let description = declared_description(bytes);
     (version == VERSION || version == FIRST_VERSION)
         && hidden > 0
         && hidden % 16 == 0
@@ -294,11 +301,7 @@ impl Network {
                 "network format version {version}, expected {FIRST_VERSION} or {VERSION}"
             ));
         }
-        let description_len = if version == VERSION {
-            u32_at(bytes, 40) as usize
-        } else {
-            0
-        };
+        let description_len = declared_description(bytes);
         if description_len > MAX_DESCRIPTION {
             return err(format!(
                 "a description of {description_len} bytes (at most {MAX_DESCRIPTION})"
@@ -441,7 +444,13 @@ mod tests {
         assert_eq!(Network::from_bytes(&described), Ok(net.clone()));
         let mut garbled = described.clone();
         garbled[64] = 0xff;
-        assert!(Network::from_bytes(&garbled).is_err());
+        let e = Network::from_bytes(&garbled).unwrap_err();
+        assert!(e.0.contains("checksum"), "{e}");
+        // The same with a checksum that fits: the description must still be UTF-8.
+        let hash = fnv1a(&garbled[HEADER..]);
+        garbled[32..40].copy_from_slice(&hash.to_le_bytes());
+        let e = Network::from_bytes(&garbled).unwrap_err();
+        assert!(e.0.contains("UTF-8"), "{e}");
         // A version 1 file (no description) still reads.
         let mut first = bytes.clone();
         first[8] = 1;

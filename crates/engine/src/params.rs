@@ -104,6 +104,18 @@ params! {
     se_beta_per_depth: 2, 1, 6, 1, "the singular margin below the hash score, per ply of depth";
     se_double_margin: 20, 0, 100, 5, "how far below the singular beta makes a double extension";
     se_double_max: 6, 0, 16, 1, "at most this many double extensions on one line";
+    // ANCHOR: time_params
+    // Chapter 11: time management. Percentages, so that SPSA can tune them as integers.
+    tm_moves_to_go: 20, 10, 60, 2, "a clock without movestogo is shared out as if this many moves were left";
+    tm_soft_percent: 55, 20, 120, 5, "no new iteration once this share of the soft limit (times the scales) is spent";
+    tm_hard_percent: 300, 150, 600, 25, "the hard limit, in percent of the soft limit";
+    tm_unstable_percent: 140, 100, 200, 5, "the scale after an iteration that changed the best move";
+    tm_stable_step: 15, 0, 40, 2, "the scale falls by this many points per iteration with the same best move";
+    tm_stable_min: 80, 40, 100, 5, "the smallest scale a settled best move gets";
+    tm_nodes_base: 203, 100, 300, 10, "the node scale is (tm_nodes_base - tm_nodes_slope x the best move's node share) %";
+    tm_nodes_slope: 135, 0, 250, 10, "see tm_nodes_base";
+    tm_score_drop: 8, 0, 30, 1, "the scale grows by this many thousandths per centipawn the score fell";
+    // ANCHOR_END: time_params
     // Milestone M5: ProbCut.
     probcut_margin: 100, 25, 400, 10, "how far above beta a capture must score in ProbCut's search";
     probcut_min_depth: 5, 3, 12, 1, "the shallowest depth at which ProbCut is tried";

@@ -1,6 +1,7 @@
 //! How long to think: the search's limits and the soft and hard time limits drawn from the clock.
 
 use crate::clock::Instant;
+use crate::params::Params;
 use chess::{Color, Move};
 use std::time::Duration;
 
@@ -37,10 +38,9 @@ impl Limits {
     }
 }
 
-/// Moves the time allotment assumes are left when the GUI doesn't say (sudden death).
-const DEFAULT_MOVES_TO_GO: u64 = 30;
-
-/// The soft limit: don't start another iteration past it. The hard limit: stop wherever we are.
+/// The soft limit: the time a move is expected to take; the search starts no new iteration once
+/// a share of it (scaled by how settled the search is) is spent. The hard limit: stop wherever we
+/// are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimeLimits {
     pub soft: Duration,
@@ -49,10 +49,13 @@ pub struct TimeLimits {
     pub fixed: bool,
 }
 
+/// In sudden death, the moves whose overhead is set aside where the increment doesn't pay it.
+const OVERHEAD_MOVES: u64 = 50;
+
 // ANCHOR: allot
 /// Divides the remaining time. `overhead` (the `Move Overhead` option) is time lost between the
 /// engine's answer and the GUI's clock, so it is never counted as usable.
-pub fn allot(limits: &Limits, side: Color, overhead: u64) -> Option<TimeLimits> {
+pub fn allot(limits: &Limits, side: Color, overhead: u64, p: &Params) -> Option<TimeLimits> {
     if let Some(movetime) = limits.movetime {
         let t = Duration::from_millis(movetime.saturating_sub(overhead).max(1));
         return Some(TimeLimits {
@@ -66,19 +69,32 @@ pub fn allot(limits: &Limits, side: Color, overhead: u64) -> Option<TimeLimits> 
         Color::Black => (limits.btime?, limits.binc.unwrap_or(0)),
     };
     let usable = time.saturating_sub(overhead);
+    // Sudden death: shared out as if `tm_moves_to_go` moves were left, whatever the move number.
+    // The share of what is left stays the same, so the early moves, with the most on the clock,
+    // get the most time, and the clock drains geometrically instead of running out.
     let moves = limits
         .movestogo
-        .map_or(DEFAULT_MOVES_TO_GO, |m| u64::from(m.clamp(1, 50)));
-    // The time for the coming moves, shared out evenly: each brings its increment but loses the
-    // overhead, increment or not, so a clock too short to pay the overhead of every coming move
-    // leaves nothing to think with.
+        .map_or(p.tm_moves_to_go.max(1) as u64, |m| {
+            u64::from(m.clamp(1, 50))
+        });
+    // The time for the coming moves, shared out evenly: each brings its increment and loses the
+    // overhead. In sudden death the moves after those may come too: where the increment doesn't
+    // pay their overhead, the difference is set aside for a long game's worth of them. A clock
+    // too short for all that leaves nothing to think with.
+    let beyond = match limits.movestogo {
+        Some(_) => 0,
+        None => overhead
+            .saturating_sub(inc)
+            .saturating_mul(OVERHEAD_MOVES.saturating_sub(moves)),
+    };
     let total = time
         .saturating_add(inc.saturating_mul(moves - 1))
-        .saturating_sub(overhead.saturating_mul(moves));
+        .saturating_sub(overhead.saturating_mul(moves))
+        .saturating_sub(beyond);
     let soft = total / moves;
     // An iteration may overrun the soft limit; the hard limit caps that at a few times the
-    // average, and never more than three quarters of what is left.
-    let hard = (soft * 3).min(usable * 3 / 4);
+    // soft limit, and never more than three quarters of what is left.
+    let hard = (soft * p.tm_hard_percent.max(100) as u64 / 100).min(usable * 3 / 4);
     // No floor: with nothing usable both limits are zero, and the search answers after depth 1
     // (which never polls the clock) instead of spending the reserve a millisecond a move.
     Some(TimeLimits {
@@ -123,13 +139,13 @@ impl TimeManager {
     // ANCHOR_END: hard_expired
 
     // ANCHOR: soft_expired
-    /// Whether to start no further iteration: once half the soft limit is spent. An iteration
-    /// started then usually ends well before the soft limit (the next iteration typically takes
-    /// about half as long as everything before it), and now and then runs on towards the hard
-    /// limit. `scale` above 1 gives an unsettled search more time.
+    /// Whether to start no further iteration: once `scale` times the soft limit is spent. The
+    /// caller's scale is a share of the soft limit (an iteration started just before it usually
+    /// ends well past it: the next iteration takes about as long as everything before it),
+    /// raised for an unsettled search and lowered for a settled one.
     pub fn soft_expired(&self, scale: f64) -> bool {
         self.limits.is_some_and(|l| {
-            !l.fixed && self.elapsed().as_secs_f64() >= 0.5 * l.soft.as_secs_f64() * scale
+            !l.fixed && self.elapsed().as_secs_f64() >= l.soft.as_secs_f64() * scale
         })
     }
     // ANCHOR_END: soft_expired
@@ -165,7 +181,7 @@ mod tests {
             (300, 0, Some(1)),
             (60_000, 0, Some(1)),
         ] {
-            let l = allot(&clock(time, inc, mtg), Color::White, 10).unwrap();
+            let l = allot(&clock(time, inc, mtg), Color::White, 10, &Params::default()).unwrap();
             assert!(l.soft <= l.hard, "{time} {inc} {mtg:?}: {l:?}");
             let usable = time.saturating_sub(10);
             assert!(
@@ -174,24 +190,39 @@ mod tests {
             );
         }
         // At or under the overhead nothing is usable: answer after the first iteration.
-        let scraps = allot(&clock(8, 0, None), Color::White, 10).unwrap();
+        let scraps = allot(&clock(8, 0, None), Color::White, 10, &Params::default()).unwrap();
         assert_eq!((scraps.soft, scraps.hard), (Duration::ZERO, Duration::ZERO));
-        let l = allot(&clock(10_000, 100, None), Color::Black, 10).unwrap();
-        assert_eq!(l.soft, Duration::from_millis((9990 + 90 * 29) / 30));
+        let l = allot(
+            &clock(10_000, 100, None),
+            Color::Black,
+            10,
+            &Params::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            l.soft,
+            Duration::from_millis((10_000 + 100 * 19 - 10 * 20) / 20)
+        );
         let movetime = Limits {
             movetime: Some(500),
             ..Limits::default()
         };
         assert_eq!(
-            allot(&movetime, Color::White, 10).unwrap().hard,
+            allot(&movetime, Color::White, 10, &Params::default())
+                .unwrap()
+                .hard,
             Duration::from_millis(490)
         );
-        assert_eq!(allot(&Limits::depth(5), Color::White, 10), None);
+        assert_eq!(
+            allot(&Limits::depth(5), Color::White, 10, &Params::default()),
+            None
+        );
     }
 
     /// If every move takes its soft limit and the GUI charges the full overhead on top, a clock
     /// that holds the overhead of the moves to go never runs out, increment or not. (Taking the
-    /// overhead off only once, a sudden-death second ran out after 45 such moves.)
+    /// overhead off only once, a sudden-death second ran out after 45 such moves; setting it
+    /// aside only for the 20 moves the soft limit assumes, after 53.)
     #[test]
     fn the_overhead_is_paid_on_every_move() {
         let overhead = 10;
@@ -205,7 +236,13 @@ mod tests {
         ] {
             let mut left = time as i64;
             for moves in 0..60 {
-                let l = allot(&clock(left as u64, inc, None), Color::White, overhead).unwrap();
+                let l = allot(
+                    &clock(left as u64, inc, None),
+                    Color::White,
+                    overhead,
+                    &Params::default(),
+                )
+                .unwrap();
                 left -= (l.soft.as_millis() as u64 + overhead) as i64;
                 assert!(
                     left > 0,
@@ -216,7 +253,13 @@ mod tests {
             }
         }
         // Under the overhead of the moves to go, every move is answered after depth 1.
-        let scraps = allot(&clock(100, 0, None), Color::White, overhead).unwrap();
+        let scraps = allot(
+            &clock(100, 0, None),
+            Color::White,
+            overhead,
+            &Params::default(),
+        )
+        .unwrap();
         assert_eq!((scraps.soft, scraps.hard), (Duration::ZERO, Duration::ZERO));
     }
 }

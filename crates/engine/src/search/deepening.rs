@@ -7,6 +7,7 @@ use super::{Frame, Search};
 use crate::clock::Instant;
 use crate::eval::Evaluator;
 use crate::notes::Note;
+use crate::params::Params;
 use crate::pv::Pv;
 use crate::score::{INFINITE, MAX_PLY, is_mate, mate_in};
 use crate::tablebase::Probing;
@@ -26,6 +27,8 @@ pub struct RootMove {
     pub previous_score: i32,
     pub pv: Pv,
     pub seldepth: usize,
+    /// Nodes this thread spent on the move in the current iteration (for time management).
+    pub nodes: u64,
 }
 // ANCHOR_END: root_move
 
@@ -82,6 +85,35 @@ impl Default for SearchOptions {
         }
     }
 }
+
+// ANCHOR: settled
+/// How settled the search looked after an iteration: what time management scales the soft
+/// limit by (chapter 11).
+pub(crate) struct Settled {
+    /// Iterations in a row that kept the best move.
+    pub stable_iterations: u32,
+    /// How far the best score fell in this iteration, in centipawns (negative: it rose).
+    pub score_drop: i32,
+    /// The share of the iteration's nodes spent below the best move, 0 to 1.
+    pub best_move_share: f64,
+}
+
+impl Settled {
+    /// The share of the soft limit after which no new iteration starts. A best move that keeps
+    /// changing, a falling score, or a best move that needed few of the nodes (its rivals were
+    /// hard to refute) earn more time; a settled search, less.
+    pub fn time_scale(&self, p: &Params) -> f64 {
+        let stability = (p.tm_unstable_percent - p.tm_stable_step * self.stable_iterations as i32)
+            .max(p.tm_stable_min);
+        let nodes = f64::from(p.tm_nodes_base) - f64::from(p.tm_nodes_slope) * self.best_move_share;
+        let drop =
+            1.0 + f64::from(p.tm_score_drop) * f64::from(self.score_drop.clamp(-25, 75)) / 1000.0;
+        f64::from(p.tm_soft_percent) / 100.0 * f64::from(stability) / 100.0
+            * (nodes / 100.0).clamp(0.5, 2.5)
+            * drop.clamp(0.8, 1.6)
+    }
+}
+// ANCHOR_END: settled
 
 impl<E: Evaluator> Search<E> {
     /// Searches `pos` (reached through the positions hashed in `history`, oldest first) within
@@ -142,8 +174,11 @@ impl<E: Evaluator> Search<E> {
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
                 rm.score = -INFINITE;
+                rm.nodes = 0;
             }
             let previous_best = self.root_moves[0].mv;
+            let previous_score = result.score;
+            let iteration_start = self.nodes;
             for pv_index in 0..multipv {
                 self.aspiration(pos, depth, pv_index, report);
                 if self.aborted {
@@ -181,7 +216,16 @@ impl<E: Evaluator> Search<E> {
             } else {
                 0
             };
-            if self.should_finish(limits, result.score, stable_iterations) {
+            let settled = Settled {
+                stable_iterations,
+                score_drop: if depth > first_depth {
+                    previous_score - result.score
+                } else {
+                    0
+                },
+                best_move_share: best.nodes as f64 / (self.nodes - iteration_start).max(1) as f64,
+            };
+            if self.should_finish(limits, result.score, &settled) {
                 break;
             }
         }
@@ -215,7 +259,12 @@ impl<E: Evaluator> Search<E> {
             },
             ..Frame::default()
         };
-        let limits_of_time = allot(limits, pos.side_to_move(), options.move_overhead);
+        let limits_of_time = allot(
+            limits,
+            pos.side_to_move(),
+            options.move_overhead,
+            &self.params,
+        );
         self.time = TimeManager::starting_at(
             options.go_received.unwrap_or_else(Instant::now),
             limits_of_time,
@@ -234,6 +283,7 @@ impl<E: Evaluator> Search<E> {
                 previous_score: -INFINITE,
                 pv: Pv::new(),
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
         // The hash move from an earlier search goes first.
@@ -247,7 +297,7 @@ impl<E: Evaluator> Search<E> {
 
     // ANCHOR: should_finish
     /// After a completed iteration: stop for a found mate, the clock, or a forced move.
-    fn should_finish(&mut self, limits: &Limits, score: i32, stable_iterations: u32) -> bool {
+    fn should_finish(&mut self, limits: &Limits, score: i32, settled: &Settled) -> bool {
         if let Some(moves) = limits.mate {
             if moves > 0 && score >= mate_in(2 * moves as usize - 1) {
                 return true;
@@ -263,15 +313,9 @@ impl<E: Evaluator> Search<E> {
         if limits.is_timed() && self.root_moves.len() == 1 {
             return true;
         }
-        // A best move that keeps changing earns more time; a settled one, less.
-        let scale = match stable_iterations {
-            0 => 1.4,
-            1 => 1.15,
-            2 => 1.0,
-            _ => 0.85,
-        };
-        self.time.soft_expired(scale)
+        self.time.soft_expired(settled.time_scale(&self.params))
     }
+    // ANCHOR_END: should_finish
     // ANCHOR_END: should_finish
 
     /// In `go infinite` and `go ponder` the best move may only be sent after `stop` or `ponderhit`.
@@ -376,6 +420,40 @@ impl<E: Evaluator> Search<E> {
             hashfull: self.tt.hashfull(),
             tbhits: self.signals.tb_hits.load(Ordering::Relaxed),
             pv: rm.pv.to_vec(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Settled;
+    use crate::params::Params;
+
+    fn scale(stable_iterations: u32, score_drop: i32, best_move_share: f64) -> f64 {
+        Settled {
+            stable_iterations,
+            score_drop,
+            best_move_share,
+        }
+        .time_scale(&Params::default())
+    }
+
+    /// More time for a search that is not settled, on each of the three counts, and the scale
+    /// stays within bounds however extreme the inputs.
+    #[test]
+    fn an_unsettled_search_gets_more_time() {
+        assert!(scale(0, 0, 0.6) > scale(1, 0, 0.6));
+        assert!(scale(1, 0, 0.6) > scale(4, 0, 0.6));
+        assert_eq!(scale(4, 0, 0.6), scale(40, 0, 0.6), "the stability floor");
+        assert!(
+            scale(2, 0, 0.3) > scale(2, 0, 0.9),
+            "a best move that needed few nodes"
+        );
+        assert!(scale(2, 50, 0.6) > scale(2, 0, 0.6), "a falling score");
+        assert!(scale(2, 0, 0.6) > scale(2, -50, 0.6), "a rising score");
+        for (stable, drop, share) in [(0, 10_000, 0.0), (1000, -10_000, 1.0), (0, i32::MIN, 0.5)] {
+            let s = scale(stable, drop, share);
+            assert!(s > 0.1 && s < 5.0, "{stable} {drop} {share}: {s}");
         }
     }
 }

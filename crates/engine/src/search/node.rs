@@ -477,7 +477,8 @@ impl<E: Evaluator> Search<E> {
             }
             // ANCHOR_END: lmr
 
-            // The root counts each move's selective depth on its own.
+            // The root counts each move's selective depth and nodes on its own.
+            let nodes_before = self.nodes;
             if N::ROOT {
                 self.seldepth = 0;
             }
@@ -497,6 +498,7 @@ impl<E: Evaluator> Search<E> {
                 return 0;
             }
             if N::ROOT {
+                self.root_moves[root_index - 1].nodes += self.nodes - nodes_before;
                 self.update_root_move(root_index - 1, score, alpha, &child_pv);
             }
 

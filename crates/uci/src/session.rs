@@ -54,6 +54,8 @@ pub struct Session {
     failed: Arc<AtomicBool>,
     /// Jobs run to their end inside `execute` (see [`Session::synchronous`]).
     synchronous: bool,
+    /// UCI's `debug on`: each timed `go` says what the time manager allots (chapter 11).
+    debug: bool,
 }
 
 // ANCHOR: error
@@ -157,6 +159,7 @@ impl Session {
             technique_options,
             failed: Arc::new(AtomicBool::new(false)),
             synchronous,
+            debug: false,
         }
     }
 
@@ -242,6 +245,14 @@ impl Session {
         match command {
             "uci" => self.uci(),
             "isready" => say!("readyok"),
+            "debug" => match args {
+                ["on"] => self.debug = true,
+                ["off"] => self.debug = false,
+                _ => error(format!(
+                    "debug: expected on or off, not '{}'",
+                    args.join(" ")
+                )),
+            },
             "ucinewgame" => {
                 self.clear_hash();
                 self.pool.clear();
@@ -418,6 +429,9 @@ impl Session {
             );
             return;
         }
+        if self.debug {
+            self.say_time_limits(&limits);
+        }
         let (mut techniques, params) = (self.techniques.clone(), self.params);
         self.pool
             .signals()
@@ -488,6 +502,24 @@ impl Session {
     /// Runs `job` on the search thread: a search, `go perft`, `perft` or `bench`, so that the
     /// input thread goes on answering `isready` and `stop` reaches the job (in a synchronous
     /// session: here, to its end).
+    // ANCHOR: say_time_limits
+    /// `debug on`: what the time manager allots to this `go` (the search draws the same limits
+    /// from the same clock), so that a user can see the effect of `Move Overhead` or `movestogo`.
+    fn say_time_limits(&self, limits: &engine::time::Limits) {
+        let side = self.position.side_to_move();
+        let allotted = engine::time::allot(limits, side, self.options.move_overhead, &self.params);
+        match allotted {
+            Some(t) if t.fixed => say!("info string time: fixed {} ms", t.hard.as_millis()),
+            Some(t) => say!(
+                "info string time: soft {} ms, hard {} ms",
+                t.soft.as_millis(),
+                t.hard.as_millis()
+            ),
+            None => say!("info string time: no clock, no time limit"),
+        }
+    }
+    // ANCHOR_END: say_time_limits
+
     fn start_job(&mut self, job: engine::threads::Job<engine::Evaluation>) {
         self.endless = false;
         self.pool.signals().stop.store(false, Ordering::Relaxed);

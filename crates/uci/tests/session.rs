@@ -271,3 +271,59 @@ fn show_wdl_adds_chances_that_add_up() {
         assert_eq!(chances.iter().sum::<u32>(), 1000, "{line}");
     }
 }
+
+/// `debug on` makes a timed `go` say the limits the time manager draws from the clock (chapter
+/// 11's formula), and a bad `debug` argument is refused without changing the mode.
+#[test]
+fn debug_shows_the_time_limits() {
+    let mut e = Engine::start();
+    // Off by default: no time line.
+    e.send("go wtime 10000 btime 10000 winc 100 binc 100 depth 1");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string time")),
+        "{lines:?}"
+    );
+    e.send("debug on");
+    // 10 s + 0.1 s, 20 moves assumed, Move Overhead 10 ms: (10,000 + 19 x 100 - 20 x 10) / 20.
+    e.send("go wtime 10000 btime 10000 winc 100 binc 100 depth 1");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert!(
+        lines.contains(&"info string time: soft 585 ms, hard 1755 ms".to_string()),
+        "{lines:?}"
+    );
+    // The last move before a time control: three quarters of what is left, at most.
+    e.send("position startpos moves e2e4");
+    e.send("go wtime 3000 btime 2010 movestogo 1 depth 1");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert!(
+        lines.contains(&"info string time: soft 1500 ms, hard 1500 ms".to_string()),
+        "{lines:?}"
+    );
+    e.send("go movetime 200");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert!(
+        lines.contains(&"info string time: fixed 190 ms".to_string()),
+        "{lines:?}"
+    );
+    e.send("debug sometimes");
+    e.send("go depth 1");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: debug")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"info string time: no clock, no time limit".to_string()),
+        "still on: {lines:?}"
+    );
+    e.send("debug off");
+    e.send("go depth 1");
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string time")),
+        "{lines:?}"
+    );
+}

@@ -316,7 +316,6 @@ impl<E: Evaluator> Search<E> {
         self.time.soft_expired(settled.time_scale(&self.params))
     }
     // ANCHOR_END: should_finish
-    // ANCHOR_END: should_finish
 
     /// In `go infinite` and `go ponder` the best move may only be sent after `stop` or `ponderhit`.
     fn wait_while_pondering(&self) {

@@ -13,15 +13,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// A network with random weights of a realistic size, so that scores spread widely and any
-/// missed or doubled update shows.
-fn random_net(hidden: usize, activation: Activation, seed: u64) -> Arc<Network> {
+/// missed or doubled update shows. Eight output buckets where a test says so: the incremental
+/// evaluation picks its bucket from the position, the reference code from its inputs.
+fn random_net(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> Arc<Network> {
     let mut rng = Rng::new(seed);
     let mut f = move |scale: f32| ((rng.next_u64() % 20_001) as f32 / 10_000.0 - 1.0) * scale;
-    let mut net = FloatNetwork::zeros(hidden, activation);
+    let mut net = FloatNetwork::zeros(hidden, activation, buckets);
     net.w1.iter_mut().for_each(|w| *w = f(0.3));
     net.b1.iter_mut().for_each(|w| *w = f(0.3) + 0.2);
     net.w2.iter_mut().for_each(|w| *w = f(1.5));
-    net.b2 = f(0.2);
+    net.b2.iter_mut().for_each(|b| *b = f(0.2));
     Arc::new(net.quantise())
 }
 
@@ -74,7 +75,7 @@ const STARTS: &[(&str, CastlingMode)] = &[
 
 #[test]
 fn incremental_equals_scratch_over_random_games() {
-    let net = random_net(64, Activation::SCReLU, 1);
+    let net = random_net(64, Activation::SCReLU, 8, 1);
     let mut rng = Rng::new(2);
     let mut checked = 0;
     let mut evaluator = NnueEvaluator::new(net.clone());
@@ -123,7 +124,7 @@ fn incremental_equals_scratch_over_random_games() {
 #[test]
 fn vector_code_equals_plain_code() {
     for activation in [Activation::SCReLU, Activation::CReLU] {
-        let net = random_net(128, activation, 3);
+        let net = random_net(128, activation, 8, 3);
         let mut fast = NnueEvaluator::with_simd(net.clone(), Simd::detect());
         let mut plain = NnueEvaluator::with_simd(net.clone(), Simd::Scalar);
         let mut rng = Rng::new(4);
@@ -149,7 +150,7 @@ fn vector_code_equals_plain_code() {
 
 #[test]
 fn a_position_and_its_colour_flipped_twin_score_the_same() {
-    let net = random_net(64, Activation::SCReLU, 5);
+    let net = random_net(64, Activation::SCReLU, 8, 5);
     let mut eval = NnueEvaluator::new(net.clone());
     for &(fen, chess960) in BENCH_POSITIONS {
         let pos = Position::from_fen_with(fen, mode(chess960)).unwrap();
@@ -191,7 +192,7 @@ impl Evaluator for Checked {
 
 #[test]
 fn every_evaluation_of_a_real_search_is_exact() {
-    let net = random_net(64, Activation::SCReLU, 6);
+    let net = random_net(64, Activation::SCReLU, 1, 6);
     let checked = Arc::new(AtomicU64::new(0));
     let wrong = Arc::new(Mutex::new(Vec::new()));
     let evaluator = Checked {

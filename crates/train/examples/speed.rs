@@ -62,7 +62,7 @@ fn main() {
         samples.len() as f64 / t.elapsed().as_secs_f64() / 1e6
     );
     for isa in Isa::available() {
-        let mut work = Work::new(hidden);
+        let mut work = Work::new(hidden, config.output_buckets);
         let t = Instant::now();
         for c in ids.chunks(CHUNK) {
             gradient::loss_sum(isa, &state.net, &obj, &samples, c, &mut work);

@@ -19,12 +19,12 @@ use crate::data::{FileUsed, hash_bytes};
 use crate::optimiser::Moments;
 use crate::trainer::{EpochStats, State};
 use engine::eval::nnue::features::INPUTS;
-use engine::eval::nnue::network::MAX_HIDDEN;
+use engine::eval::nnue::network::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use engine::eval::nnue::{Activation, FloatNetwork};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"CB26TRCK";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER: usize = 32;
 
 /// The checkpoint's name in the output folder.
@@ -126,6 +126,7 @@ fn write_config(w: &mut Writer, c: &Config, files: &[FileUsed]) -> Result<(), St
     }
     w.u32(c.hidden as u32);
     w.u32(c.activation as u32);
+    w.u32(c.output_buckets as u32);
     w.u32(c.epochs);
     w.u64(c.batch as u64);
     w.f32(c.lr);
@@ -158,10 +159,15 @@ fn read_config(r: &mut Reader) -> Result<(Config, Vec<FileUsed>), String> {
         1 => Activation::CReLU,
         a => return Err(format!("activation {a}")),
     };
+    let output_buckets = r.u32()? as usize;
+    if !(1..=MAX_OUTPUT_BUCKETS).contains(&output_buckets) {
+        return Err(format!("{output_buckets} output buckets"));
+    }
     let config = Config {
         data: files.iter().map(|f| f.path.clone()).collect(),
         hidden,
         activation,
+        output_buckets,
         epochs: r.u32()?,
         batch: r.u64()? as usize,
         lr: r.f32()?,
@@ -200,12 +206,12 @@ impl Checkpoint {
         w.floats(&net.w1);
         w.floats(&net.b1);
         w.floats(&net.w2);
-        w.f32(net.b2);
+        w.floats(&net.b2);
         for m in [&s.m, &s.v] {
             w.floats(&m.w1);
             w.floats(&m.b1);
             w.floats(&m.w2);
-            w.f32(m.b2);
+            w.floats(&m.b2);
         }
         let payload = w.0;
         let mut out = Vec::with_capacity(HEADER + payload.len());
@@ -258,21 +264,22 @@ impl Checkpoint {
                 positions: r.u64()?,
             });
         }
-        let h = config.hidden;
+        let (h, buckets) = (config.hidden, config.output_buckets);
         let net = FloatNetwork {
             hidden: h,
             activation: config.activation,
             w1: r.floats(INPUTS * h)?,
             b1: r.floats(h)?,
-            w2: r.floats(2 * h)?,
-            b2: r.f32()?,
+            buckets,
+            w2: r.floats(buckets * 2 * h)?,
+            b2: r.floats(buckets)?,
         };
         let mut moments = || -> Result<Moments, String> {
             Ok(Moments {
                 w1: r.floats(INPUTS * h)?,
                 b1: r.floats(h)?,
-                w2: r.floats(2 * h)?,
-                b2: r.f32()?,
+                w2: r.floats(buckets * 2 * h)?,
+                b2: r.floats(buckets)?,
             })
         };
         let m = moments()?;
@@ -334,6 +341,7 @@ mod tests {
         let config = Config {
             data: vec![PathBuf::from("a.games")],
             hidden: 16,
+            output_buckets: 8,
             ..Config::default()
         };
         let mut state = State::new(&config);

@@ -4,7 +4,7 @@
 use crate::loss::Objective;
 use crate::schedule::Schedule;
 use engine::eval::nnue::Activation;
-use engine::eval::nnue::network::MAX_HIDDEN;
+use engine::eval::nnue::network::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use std::path::PathBuf;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +14,8 @@ pub struct Config {
     /// Neurons of the first layer (a multiple of 16).
     pub hidden: usize,
     pub activation: Activation,
+    /// Output buckets by the number of pieces (1: a single output).
+    pub output_buckets: usize,
     /// Epochs in all (a resumed run counts the ones already done).
     pub epochs: u32,
     /// Positions per optimiser step.
@@ -38,6 +40,7 @@ impl Default for Config {
             data: Vec::new(),
             hidden: 128,
             activation: Activation::SCReLU,
+            output_buckets: 1,
             epochs: 10,
             batch: 16384,
             lr: 0.001,
@@ -76,13 +79,20 @@ impl Config {
             })
             .collect();
         format!(
-            "cb2026 train {}: train --data {} --hidden {} --activation {} --epochs {} --batch {} \
+            "cb2026 train {}: train --data {} --hidden {} --activation {}{} --epochs {} --batch {} \
              --lr {} --lr-drop-epoch {} --lr-gamma {} --wdl {} --scale {} --weight-decay {} \
              --validation {} --seed {}; epoch {epoch}; data: {}",
             env!("CARGO_PKG_VERSION"),
             data.join(" "),
             self.hidden,
             self.activation.name().to_lowercase(),
+            // Said only where it is not the default, so that the nets made before the option
+            // existed keep their description's command.
+            if self.output_buckets == 1 {
+                String::new()
+            } else {
+                format!(" --output-buckets {}", self.output_buckets)
+            },
             self.epochs,
             self.batch,
             self.lr,
@@ -104,6 +114,12 @@ impl Config {
         if h == 0 || h % 16 != 0 || h > MAX_HIDDEN {
             return Err(format!(
                 "--hidden {h}: must be a multiple of 16 from 16 to {MAX_HIDDEN}"
+            ));
+        }
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&self.output_buckets) {
+            return Err(format!(
+                "--output-buckets {}: must be 1 to {MAX_OUTPUT_BUCKETS}",
+                self.output_buckets
             ));
         }
         if self.batch == 0 {

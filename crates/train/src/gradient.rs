@@ -1,7 +1,8 @@
 //! The forward and backward pass, by hand, over one chunk of a batch.
 //!
 //! The network is `(768 → N) × 2 → 1` (see `engine::eval::nnue::network`). For a position with
-//! active inputs `I_us` (the side to move's view) and `I_them`:
+//! active inputs `I_us` (the side to move's view) and `I_them`, whose number of pieces chooses
+//! the output bucket (`w2` and `b2` below are that bucket's; the others get no gradient from it):
 //!
 //! ```text
 //! a_us = b1 + Σ_{i ∈ I_us} W1[i]        a_them likewise
@@ -28,6 +29,7 @@
 use crate::data::Sample;
 use crate::loss::Objective;
 use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::network::output_bucket;
 use engine::eval::nnue::{Activation, FloatNetwork};
 
 /// The partial sums of a dot product, and the smallest block: the first layer's size is a
@@ -44,20 +46,21 @@ pub struct Gradient {
     /// `INPUTS × hidden`, like the network's; only the touched rows are meaningful.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
+    /// Every bucket's, shaped like the network's.
     pub w2: Vec<f32>,
-    pub b2: f32,
+    pub b2: Vec<f32>,
     /// Bit `r` set when row `r` of `w1` got a gradient.
     pub touched: [u64; ROW_WORDS],
 }
 
 impl Gradient {
-    pub fn new(hidden: usize) -> Gradient {
+    pub fn new(hidden: usize, buckets: usize) -> Gradient {
         Gradient {
             hidden,
             w1: vec![0.0; INPUTS * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            w2: vec![0.0; buckets * 2 * hidden],
+            b2: vec![0.0; buckets],
             touched: [0; ROW_WORDS],
         }
     }
@@ -73,7 +76,7 @@ impl Gradient {
         self.touched = [0; ROW_WORDS];
         self.b1.fill(0.0);
         self.w2.fill(0.0);
-        self.b2 = 0.0;
+        self.b2.fill(0.0);
     }
 
     #[inline(always)]
@@ -101,9 +104,9 @@ pub struct Work {
 }
 
 impl Work {
-    pub fn new(hidden: usize) -> Work {
+    pub fn new(hidden: usize, buckets: usize) -> Work {
         Work {
-            grad: Gradient::new(hidden),
+            grad: Gradient::new(hidden, buckets),
             samples: Vec::new(),
             us: vec![0.0; hidden],
             them: vec![0.0; hidden],
@@ -120,7 +123,7 @@ impl Work {
                 w1: Vec::new(),
                 b1: Vec::new(),
                 w2: Vec::new(),
-                b2: 0.0,
+                b2: Vec::new(),
                 touched: [0; ROW_WORDS],
             },
             samples: Vec::new(),
@@ -276,7 +279,6 @@ fn body<const SQUARED: bool, const BACKWARD: bool, const B: usize>(
         d_us,
         d_them,
     } = work;
-    let (w2_us, w2_them) = net.w2.split_at(h);
     gathered.clear();
     gathered.extend(order.iter().map(|&i| samples[i as usize]));
     let mut total = 0.0f64;
@@ -284,7 +286,10 @@ fn body<const SQUARED: bool, const BACKWARD: bool, const B: usize>(
         let inputs = sample.inputs();
         let (ours, theirs) = (&inputs.ours[..inputs.len], &inputs.theirs[..inputs.len]);
         accumulate::<B>(&net.w1, &net.b1, ours, theirs, us, them);
-        let out = net.b2 + activated_dot(act, us, w2_us) + activated_dot(act, them, w2_them);
+        let bucket = output_bucket(inputs.len, net.buckets);
+        let (w2_us, w2_them) = net.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
+        let out =
+            net.b2[bucket] + activated_dot(act, us, w2_us) + activated_dot(act, them, w2_them);
         let (loss, slope) = obj.loss(out, obj.target(sample));
         total += loss as f64;
         if !BACKWARD {
@@ -292,9 +297,9 @@ fn body<const SQUARED: bool, const BACKWARD: bool, const B: usize>(
         }
         // ANCHOR: backward
         let g = slope * weight;
-        grad.b2 += g;
+        grad.b2[bucket] += g;
         {
-            let (gw2_us, gw2_them) = grad.w2.split_at_mut(h);
+            let (gw2_us, gw2_them) = grad.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at_mut(h);
             let gb1 = &mut grad.b1[..h];
             let (us, them, d_us, d_them) = (&us[..h], &them[..h], &mut d_us[..h], &mut d_them[..h]);
             let (w2_us, w2_them, gw2_us, gw2_them) = (
@@ -382,7 +387,10 @@ fn check_shapes(isa: Isa, net: &FloatNetwork, work: &Work) {
     assert!(isa.is_supported(), "{} is not supported here", isa.name());
     let h = net.hidden;
     assert!(h > 0 && h % LANES == 0, "a first layer of {h} neurons");
-    assert!(net.w1.len() == INPUTS * h && net.b1.len() == h && net.w2.len() == 2 * h);
+    let buckets = net.buckets;
+    assert!(net.w1.len() == INPUTS * h && net.b1.len() == h);
+    assert!(buckets >= 1 && net.w2.len() == buckets * 2 * h && net.b2.len() == buckets);
+    assert!(work.grad.w2.is_empty() || work.grad.w2.len() == net.w2.len());
     assert!(work.grad.hidden == h && work.us.len() == h);
 }
 

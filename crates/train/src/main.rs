@@ -40,6 +40,9 @@ struct Cli {
     /// The activation [default: screlu].
     #[arg(long, value_enum)]
     activation: Option<ActivationArg>,
+    /// Output buckets by the number of pieces, 1 to 8 [default: 1].
+    #[arg(long, value_name = "B")]
+    output_buckets: Option<usize>,
     /// Epochs in all (with --resume: the new total) [default: 10].
     #[arg(long, value_name = "N")]
     epochs: Option<u32>,
@@ -96,6 +99,7 @@ impl Cli {
                 Some(ActivationArg::Crelu) => Activation::CReLU,
                 None => base.activation,
             },
+            output_buckets: self.output_buckets.unwrap_or(base.output_buckets),
             epochs: self.epochs.unwrap_or(base.epochs),
             batch: self.batch.unwrap_or(base.batch),
             lr: self.lr.unwrap_or(base.lr),
@@ -124,6 +128,10 @@ fn run(cli: &Cli) -> Result<(), String> {
             ("--data", wanted.data != saved.data),
             ("--hidden", wanted.hidden != saved.hidden),
             ("--activation", wanted.activation != saved.activation),
+            (
+                "--output-buckets",
+                wanted.output_buckets != saved.output_buckets,
+            ),
             ("--batch", wanted.batch != saved.batch),
             ("--lr", wanted.lr != saved.lr),
             (

@@ -34,16 +34,16 @@ pub struct Moments {
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     pub w2: Vec<f32>,
-    pub b2: f32,
+    pub b2: Vec<f32>,
 }
 
 impl Moments {
-    pub fn zeros(inputs: usize, hidden: usize) -> Moments {
+    pub fn zeros(inputs: usize, hidden: usize, buckets: usize) -> Moments {
         Moments {
             w1: vec![0.0; inputs * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            w2: vec![0.0; buckets * 2 * hidden],
+            b2: vec![0.0; buckets],
         }
     }
 }

@@ -187,10 +187,14 @@ fn train(
     say(
         opts,
         &format!(
-            "train: {} → {}×2 → 1, {}, batch {}, lr {} ({}), λ {}, K {}, \
+            "train: {} → {}×2 → 1{}, {}, batch {}, lr {} ({}), λ {}, K {}, \
              weight decay {}, seed {}; {} threads, {} loops",
             engine::eval::nnue::features::INPUTS,
             config.hidden,
+            match config.output_buckets {
+                1 => String::new(),
+                b => format!(" in {b} output buckets"),
+            },
             config.activation.name(),
             config.batch,
             config.lr,

@@ -68,10 +68,11 @@ impl State {
             net: model::random(
                 config.hidden,
                 config.activation,
+                config.output_buckets,
                 chess::rng::derive(seed, 1),
             ),
-            m: Moments::zeros(INPUTS, config.hidden),
-            v: Moments::zeros(INPUTS, config.hidden),
+            m: Moments::zeros(INPUTS, config.hidden, config.output_buckets),
+            v: Moments::zeros(INPUTS, config.hidden, config.output_buckets),
             epoch: 0,
             step: 0,
             rng: chess::rng::derive(seed, 2),
@@ -136,7 +137,7 @@ impl Trainer {
         let h = self.config.hidden;
         let chunks = batch.len().div_ceil(CHUNK);
         while self.works.len() < chunks {
-            self.works.push(Work::new(h));
+            self.works.push(Work::new(h, self.config.output_buckets));
         }
         let weight = 1.0 / batch.len() as f32;
         let (isa, obj, net) = (self.isa, self.config.objective(), &self.state.net);
@@ -231,10 +232,11 @@ fn apply(state: &mut State, works: &[Work], step: &Step) {
         sum
     };
     let b1 = sum_of(|g| &g.b1, h);
-    let w2 = sum_of(|g| &g.w2, 2 * h);
-    let b2 = grads.iter().fold(0.0f32, |s, g| s + g.b2);
+    let buckets = state.net.buckets;
+    let w2 = sum_of(|g| &g.w2, buckets * 2 * h);
+    let b2 = sum_of(|g| &g.b2, buckets);
     let (net, m, v) = (&mut state.net, &mut state.m, &mut state.v);
     optimiser::update(&mut net.b1, &b1, &mut m.b1, &mut v.b1, step, false);
     optimiser::update(&mut net.w2, &w2, &mut m.w2, &mut v.w2, step, true);
-    optimiser::update_one(&mut net.b2, b2, &mut m.b2, &mut v.b2, step, false);
+    optimiser::update(&mut net.b2, &b2, &mut m.b2, &mut v.b2, step, false);
 }

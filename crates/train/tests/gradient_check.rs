@@ -8,7 +8,7 @@ mod common;
 use chess::rng::Rng;
 use common::*;
 use engine::eval::nnue::features::INPUTS;
-use engine::eval::nnue::network::SCALE;
+use engine::eval::nnue::network::{SCALE, output_bucket};
 use engine::eval::nnue::{Activation, FloatNetwork};
 use train::data::Sample;
 use train::gradient::{self, Isa, Work};
@@ -16,14 +16,14 @@ use train::loss::Objective;
 
 /// A network with weights spread so that the accumulators fall on every part of the
 /// activation: below 0, inside, above 1.
-fn spread_net(hidden: usize, activation: Activation, seed: u64) -> FloatNetwork {
+fn spread_net(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> FloatNetwork {
     let mut rng = Rng::new(seed);
     let mut u = |lo: f64, hi: f64| (lo + (hi - lo) * rng.unit()) as f32;
-    let mut net = FloatNetwork::zeros(hidden, activation);
+    let mut net = FloatNetwork::zeros(hidden, activation, buckets);
     net.w1.iter_mut().for_each(|w| *w = u(-0.12, 0.16));
     net.b1.iter_mut().for_each(|w| *w = u(-0.3, 0.6));
     net.w2.iter_mut().for_each(|w| *w = u(-1.0, 1.0));
-    net.b2 = 0.1;
+    net.b2.iter_mut().for_each(|b| *b = u(-0.2, 0.2));
     net
 }
 
@@ -42,6 +42,7 @@ fn part(x: f64) -> u8 {
 fn reference(
     net: &[f64],
     hidden: usize,
+    buckets: usize,
     act: Activation,
     obj: &Objective,
     samples: &[Sample],
@@ -49,7 +50,7 @@ fn reference(
     let h = hidden;
     let (w1, rest) = net.split_at(INPUTS * h);
     let (b1, rest) = rest.split_at(h);
-    let (w2, b2) = rest.split_at(2 * h);
+    let (w2, b2) = rest.split_at(buckets * 2 * h);
     let f = |x: f64| {
         let c = x.clamp(0.0, 1.0);
         match act {
@@ -63,7 +64,9 @@ fn reference(
     let mut parts = Vec::new();
     for s in samples {
         let (ours, theirs) = inputs(s);
-        let mut out = b2[0];
+        let bucket = output_bucket(ours.len(), buckets);
+        let w2 = &w2[bucket * 2 * h..];
+        let mut out = b2[bucket];
         for (side, active) in [ours, theirs].iter().enumerate() {
             for j in 0..h {
                 let a = b1[j] + active.iter().map(|&i| w1[i * h + j]).sum::<f64>();
@@ -79,19 +82,26 @@ fn reference(
     (total / samples.len() as f64, parts)
 }
 
-fn check(hidden: usize, act: Activation, seed: u64) {
-    let net = spread_net(hidden, act, seed);
+fn check(hidden: usize, act: Activation, buckets: usize, seed: u64) {
+    let net = spread_net(hidden, act, buckets, seed);
     let obj = Objective { k: 400.0, wdl: 0.4 };
     let mut rng = Rng::new(seed + 100);
-    let samples: Vec<Sample> = (0..4)
+    // With buckets, more positions and up to 32 pieces, so that several buckets are used.
+    let (count, most) = if buckets == 1 { (4, 14) } else { (8, 32) };
+    let samples: Vec<Sample> = (0..count)
         .map(|i| {
-            let (pieces, stm) = random_pieces(&mut rng, 14);
+            let (pieces, stm) = random_pieces(&mut rng, most);
             let score = rng.below(1600) as i16 - 800;
             Sample::new(&pieces, stm, score, (i % 3) as u8).unwrap()
         })
         .collect();
     let order: Vec<u32> = (0..samples.len() as u32).collect();
-    let mut work = Work::new(hidden);
+    let used: std::collections::BTreeSet<usize> = samples
+        .iter()
+        .map(|s| output_bucket(inputs(s).0.len(), buckets))
+        .collect();
+    assert!(buckets == 1 || used.len() >= 3, "buckets used: {used:?}");
+    let mut work = Work::new(hidden, buckets);
     let weight = 1.0 / samples.len() as f32;
     gradient::accumulate_gradient(
         Isa::detect(),
@@ -111,9 +121,9 @@ fn check(hidden: usize, act: Activation, seed: u64) {
         .iter()
         .chain(&net.b1)
         .chain(&net.w2)
+        .chain(&net.b2)
         .map(|&w| w as f64)
         .collect();
-    theta.push(net.b2 as f64);
     let h = hidden;
     let mut checked: Vec<(usize, f64)> = Vec::new();
     for r in 0..INPUTS {
@@ -125,8 +135,9 @@ fn check(hidden: usize, act: Activation, seed: u64) {
     }
     let base = INPUTS * h;
     checked.extend((0..h).map(|j| (base + j, g.b1[j] as f64)));
-    checked.extend((0..2 * h).map(|j| (base + h + j, g.w2[j] as f64)));
-    checked.push((base + 3 * h, g.b2 as f64));
+    checked.extend((0..buckets * 2 * h).map(|j| (base + h + j, g.w2[j] as f64)));
+    let biases = base + h + buckets * 2 * h;
+    checked.extend((0..buckets).map(|b| (biases + b, g.b2[b] as f64)));
 
     let eps = 1e-6;
     let (mut compared, mut skipped, mut nonzero) = (0, 0, 0);
@@ -134,9 +145,9 @@ fn check(hidden: usize, act: Activation, seed: u64) {
     for &(i, analytic) in &checked {
         let keep = theta[i];
         theta[i] = keep + eps;
-        let (up, parts_up) = reference(&theta, h, act, &obj, &samples);
+        let (up, parts_up) = reference(&theta, h, buckets, act, &obj, &samples);
         theta[i] = keep - eps;
-        let (down, parts_down) = reference(&theta, h, act, &obj, &samples);
+        let (down, parts_down) = reference(&theta, h, buckets, act, &obj, &samples);
         theta[i] = keep;
         if parts_up != parts_down {
             // The step crossed a kink of the activation: no derivative to compare.
@@ -152,7 +163,9 @@ fn check(hidden: usize, act: Activation, seed: u64) {
         compared += 1;
         nonzero += (numeric.abs() > 1e-4 * largest) as usize;
     }
-    eprintln!("{act:?} h{h}: {compared} compared ({nonzero} non-zero), {skipped} at a kink");
+    eprintln!(
+        "{act:?} h{h} b{buckets}: {compared} compared ({nonzero} non-zero), {skipped} at a kink"
+    );
     assert!(
         skipped * 100 < compared,
         "{skipped} of {compared} at a kink"
@@ -166,9 +179,11 @@ fn check(hidden: usize, act: Activation, seed: u64) {
 #[test]
 fn the_gradient_is_the_derivative_of_the_loss() {
     for (h, seed) in [(16, 1), (32, 2)] {
-        check(h, Activation::SCReLU, seed);
-        check(h, Activation::CReLU, seed + 10);
+        check(h, Activation::SCReLU, 1, seed);
+        check(h, Activation::CReLU, 1, seed + 10);
     }
+    check(16, Activation::SCReLU, 8, 3);
+    check(16, Activation::CReLU, 8, 13);
 }
 
 #[test]
@@ -176,11 +191,11 @@ fn every_build_of_the_loops_gives_the_same_gradient() {
     let samples = material_samples(3000, 7);
     let order: Vec<u32> = (0..samples.len() as u32).rev().collect();
     let obj = Objective { k: 400.0, wdl: 0.3 };
-    for (hidden, act) in [(64, Activation::SCReLU), (48, Activation::CReLU)] {
-        let net = spread_net(hidden, act, 3);
+    for (hidden, act, buckets) in [(64, Activation::SCReLU, 8), (48, Activation::CReLU, 1)] {
+        let net = spread_net(hidden, act, buckets, 3);
         let mut results = Vec::new();
         for isa in Isa::available() {
-            let mut work = Work::new(hidden);
+            let mut work = Work::new(hidden, buckets);
             let loss =
                 gradient::accumulate_gradient(isa, &net, &obj, &samples, &order, 1e-3, &mut work);
             let forward = gradient::loss_sum(
@@ -200,7 +215,7 @@ fn every_build_of_the_loops_gives_the_same_gradient() {
                 bits(&g.w1),
                 bits(&g.b1),
                 bits(&g.w2),
-                g.b2.to_bits(),
+                bits(&g.b2),
                 g.touched,
             ));
         }

@@ -13,20 +13,26 @@
 //! over the 2N neurons, times SCALE (400) for centipawns; the truncations add less than 1.5 cp.
 //!
 //! **The bound**: every one of 10,000 positions within `5σ + 2` cp of the float network's score,
-//! σ computed for that position and net; and the mean error at most 8 cp. For the nets these
+//! σ computed for that position and net; and the mean error at most 8 cp, or at most the mean σ
+//! where that is larger. For the nets these
 //! tests train (128 neurons) σ is 2 to 20 cp, the errors measured stay below 2σ, the mean is
 //! 3 to 6 cp and the largest 20 to 35 cp. That is larger than "8 cp for every position" because
 //! of the output layer: 1/64 is coarse next to output weights of ±0.1 to ±0.3, and 256 of them
 //! rounded at once move the score by several centipawns, the same way for every position with
 //! similar activations (so it also shifts the mean by a few centipawns either way). A net
 //! trained on the real data (two epochs) measured the same: mean 4.9 cp, largest 25 cp.
+//!
+//! With output buckets each bucket's weights are rounded on their own, so that shift is drawn
+//! once per bucket instead of once: with eight buckets, trained on this material-only data, the
+//! positions of one bucket were off by +15 cp on average and those of the next by −18 cp, a mean
+//! error of 10.3 cp where the mean σ was 11.6 cp. Hence the second form of the mean's bound.
 
 mod common;
 
 use chess::rng::Rng;
 use chess::{Color, PieceType};
 use common::*;
-use engine::eval::nnue::network::{QA, QB, SCALE};
+use engine::eval::nnue::network::{QA, QB, SCALE, output_bucket};
 use engine::eval::nnue::{Activation, FloatNetwork};
 use train::Config;
 use train::data::{Dataset, Sample};
@@ -64,6 +70,7 @@ fn samples(n: usize, seed: u64) -> Vec<Sample> {
 /// The predicted standard deviation (in centipawns) of the quantisation error.
 fn sigma(net: &FloatNetwork, ours: &[usize], theirs: &[usize]) -> f64 {
     let h = net.hidden;
+    let w2 = &net.w2[output_bucket(ours.len(), net.buckets) * 2 * h..];
     let mut var = 0.0f64;
     for (side, inputs) in [ours, theirs].into_iter().enumerate() {
         let mut acc = net.b1.clone();
@@ -74,7 +81,7 @@ fn sigma(net: &FloatNetwork, ours: &[usize], theirs: &[usize]) -> f64 {
         }
         let acc_var = (inputs.len() + 1) as f64 / (12.0 * (QA * QA) as f64);
         for (j, &a) in acc.iter().enumerate() {
-            let w = net.w2[side * h + j] as f64;
+            let w = w2[side * h + j] as f64;
             let slope = net.activation.derivative(a) as f64;
             let f = net.activation.apply(a) as f64;
             var += (slope * w).powi(2) * acc_var + f * f / (12.0 * (QB * QB) as f64);
@@ -83,11 +90,12 @@ fn sigma(net: &FloatNetwork, ours: &[usize], theirs: &[usize]) -> f64 {
     var.sqrt() * SCALE as f64
 }
 
-fn check(activation: Activation) {
+fn check(activation: Activation, output_buckets: usize) {
     let config = Config {
         data: vec!["synthetic".into()],
         hidden: 128,
         activation,
+        output_buckets,
         epochs: 3,
         batch: 2048,
         lr: 0.003,
@@ -106,6 +114,7 @@ fn check(activation: Activation) {
     let float = &trainer.state.net;
     let quantised = float.quantise();
     let (mut worst, mut total, mut signed, mut ratio) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    let mut sigmas = 0.0f64;
     let test = samples(10_000, 4);
     for s in &test {
         let (ours, theirs) = inputs(s);
@@ -119,23 +128,35 @@ fn check(activation: Activation) {
         );
         worst = worst.max(diff);
         ratio = ratio.max((diff - 1.5).max(0.0) / s);
+        sigmas += s;
         total += diff;
         signed += q - f;
     }
     let (mean, bias) = (total / test.len() as f64, signed / test.len() as f64);
     eprintln!(
         "{activation:?}: mean |diff| {mean:.2} cp, mean diff {bias:.2} cp, max {worst:.2} cp, \
-         at most {ratio:.2} σ"
+         at most {ratio:.2} σ, mean σ {:.2} cp",
+        sigmas / test.len() as f64
     );
-    assert!(mean <= 8.0, "{activation:?}: mean error {mean}");
+    let mean_sigma = sigmas / test.len() as f64;
+    assert!(
+        mean <= mean_sigma.max(8.0),
+        "{activation:?}: mean error {mean}, mean σ {mean_sigma}"
+    );
 }
 
 #[test]
 fn quantised_screlu_matches_the_float_net() {
-    check(Activation::SCReLU);
+    check(Activation::SCReLU, 1);
+}
+
+/// With eight output buckets: each position goes through its own bucket's weights.
+#[test]
+fn quantised_screlu_with_output_buckets_matches_the_float_net() {
+    check(Activation::SCReLU, 8);
 }
 
 #[test]
 fn quantised_crelu_matches_the_float_net() {
-    check(Activation::CReLU);
+    check(Activation::CReLU, 1);
 }

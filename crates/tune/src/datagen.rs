@@ -343,7 +343,7 @@ pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
         "datagen: {threads} threads, {} nodes a move, {}, {source} + {}{} random plies, seed {} -> {}{}",
         config.nodes,
         match &config.net {
-            Some(net) => format!("the network ({} neurons)", net.hidden),
+            Some(net) => format!("the network ({})", net.shape()),
             None => "the hand-crafted evaluation".to_string(),
         },
         config.random_plies,

@@ -93,8 +93,8 @@ fn read_net_file(path: &str) -> Result<Vec<u8>, String> {
     if !meta.is_file() {
         return Err("not a regular file".into());
     }
-    let limit =
-        nnue::network::file_size(nnue::network::MAX_HIDDEN, nnue::network::MAX_DESCRIPTION) as u64;
+    use nnue::network::{MAX_DESCRIPTION, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, file_size};
+    let limit = file_size(MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MAX_DESCRIPTION) as u64;
     if meta.len() > limit {
         return Err(format!("{} bytes, larger than any network", meta.len()));
     }
@@ -576,14 +576,13 @@ impl Session {
             Arc::new(net)
         };
         say!(
-            "info string network {} ({} neurons, {}) loaded",
+            "info string network {} ({}) loaded",
             if value.is_empty() {
                 options::EMBEDDED_NET_NAME
             } else {
                 value
             },
-            net.hidden,
-            net.activation.name()
+            net.shape()
         );
         if !net.description.is_empty() {
             say!("info string network made by: {}", net.description);
@@ -639,9 +638,8 @@ impl Session {
         let values = nnue::piece_values(&self.net, &self.position);
         say!("");
         say!(
-            "network: {} neurons, {}, made by: {}",
-            self.net.hidden,
-            self.net.activation.name(),
+            "network: {}, made by: {}",
+            self.net.shape(),
             if self.net.description.is_empty() {
                 "(no description in its file)"
             } else {

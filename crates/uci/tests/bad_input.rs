@@ -181,7 +181,7 @@ fn a_bad_net_file_gets_an_error_and_the_network_stays() {
     let dir = std::env::temp_dir().join(format!("cb2026-nets-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A valid network that differs from the embedded one: every piece a little positive.
-    let mut float = FloatNetwork::zeros(32, Activation::SCReLU);
+    let mut float = FloatNetwork::zeros(32, Activation::SCReLU, 1);
     float.b1.iter_mut().for_each(|b| *b = 0.5);
     float
         .w1

@@ -60,8 +60,9 @@ impl NnueEvaluator {
         let simd = self.stack.simd();
         let net = &*self.net;
         let (us, them) = self.stack.current(net, pos, ply);
-        let sum = simd::output(simd, net.activation, us, them, &net.w2);
-        finish(sum, net.activation, net.b2).clamp(-LIMIT, LIMIT)
+        let (w2, b2) = net.output_layer(pos.occupied().popcount() as usize);
+        let sum = simd::output(simd, net.activation, us, them, w2);
+        finish(sum, net.activation, b2).clamp(-LIMIT, LIMIT)
     }
     // ANCHOR_END: evaluate
 }

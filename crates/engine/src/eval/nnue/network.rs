@@ -1,7 +1,10 @@
 //! The network and its file. cb2026's network is a perspective network `(768 → N) × 2 → 1`: each
 //! side's 768 inputs (see [`super::features`]) feed the same first layer of N neurons, giving two
 //! accumulators; the side to move's comes first, the opponent's second, both go through the
-//! activation, and one output neuron weighs all 2N of them.
+//! activation, and one output neuron weighs all 2N of them. The output neuron may come in
+//! *buckets*: B sets of output weights and biases, of which a position uses the one for its
+//! number of pieces ([`output_bucket`]), so that the net can weigh its features differently in
+//! the opening and in an endgame at the cost of no more than B × 2N weights.
 //!
 //! The trainer works in floats ([`FloatNetwork`]); the engine in integers ([`Network`]), as every
 //! NNUE engine does: the first layer's weights and biases scaled by [`QA`] to `i16`, the output
@@ -19,9 +22,10 @@
 //! | 20..24, 24..28, 28..32 | QA, QB, SCALE (must be 255, 64, 400) |
 //! | 32..40 | FNV-1a 64 hash of everything after byte 64 |
 //! | 40..44 | D, the length of the description (version 2; version 1 files have none) |
-//! | 44..64 | zero |
+//! | 44..48 | B, the output buckets, 1 to 8 (version 3; earlier files have one) |
+//! | 48..64 | zero |
 //! | 64.. | the description: D bytes of UTF-8 (how the net was made: the trainer's command, its data, the epoch), zero-padded to a multiple of 64 bytes so that the weights stay aligned |
-//! | then | first-layer weights, `i16`, input-major (`768 × N`); first-layer biases (`N`); output weights (`2N`, ours then theirs); output bias, `i32` |
+//! | then | first-layer weights, `i16`, input-major (`768 × N`); first-layer biases (`N`); output weights (`B × 2N`, bucket by bucket, each ours then theirs); output biases, `i32` (`B`) |
 
 use super::features::INPUTS;
 
@@ -38,9 +42,24 @@ pub const SCALE: i32 = 400;
 pub const WEIGHT_LIMIT: f32 = 1.98;
 
 const MAGIC: &[u8; 8] = b"CB26NNUE";
-const VERSION: u32 = 2;
-/// Files without a description, written before it existed, are still read.
+const VERSION: u32 = 3;
+/// Files without output buckets (version 2) or a description (version 1), written before they
+/// existed, are still read.
 const FIRST_VERSION: u32 = 1;
+/// The first version with a description.
+const DESCRIBED: u32 = 2;
+/// The most output buckets a file may declare.
+pub const MAX_OUTPUT_BUCKETS: usize = 8;
+
+// ANCHOR: output_bucket
+/// The output bucket of a position with `pieces` pieces (kings included) in a net of `buckets`:
+/// the range 2..=32 cut into `buckets` equal slices, the fewest pieces in bucket 0.
+#[inline(always)]
+pub fn output_bucket(pieces: usize, buckets: usize) -> usize {
+    let per_bucket = 32usize.div_ceil(buckets);
+    (pieces.saturating_sub(2) / per_bucket).min(buckets - 1)
+}
+// ANCHOR_END: output_bucket
 /// The longest description a file may carry.
 pub const MAX_DESCRIPTION: usize = 16 * 1024;
 const HEADER: usize = 64;
@@ -96,21 +115,27 @@ pub struct FloatNetwork {
     /// `INPUTS × hidden`, input-major: input `i`'s weights are `w1[i * hidden..(i + 1) * hidden]`.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
-    /// `2 × hidden`: the side to move's accumulator's weights, then the opponent's.
+    /// The output buckets, 1 to [`MAX_OUTPUT_BUCKETS`].
+    pub buckets: usize,
+    /// `buckets × 2 × hidden`: for each bucket, the side to move's accumulator's weights, then
+    /// the opponent's.
     pub w2: Vec<f32>,
-    pub b2: f32,
+    /// One output bias per bucket.
+    pub b2: Vec<f32>,
 }
 
 impl FloatNetwork {
     /// All weights zero.
-    pub fn zeros(hidden: usize, activation: Activation) -> FloatNetwork {
+    pub fn zeros(hidden: usize, activation: Activation, buckets: usize) -> FloatNetwork {
+        assert!((1..=MAX_OUTPUT_BUCKETS).contains(&buckets));
         FloatNetwork {
             hidden,
             activation,
             w1: vec![0.0; INPUTS * hidden],
             b1: vec![0.0; hidden],
-            w2: vec![0.0; 2 * hidden],
-            b2: 0.0,
+            buckets,
+            w2: vec![0.0; buckets * 2 * hidden],
+            b2: vec![0.0; buckets],
         }
     }
 
@@ -127,15 +152,18 @@ impl FloatNetwork {
 
     /// The output (times [`SCALE`] it is centipawns for the side to move), given the side to
     /// move's and the opponent's active inputs.
+    /// The output bucket is chosen by the number of pieces, which is the number of inputs.
     pub fn forward(&self, ours: &[usize], theirs: &[usize]) -> f32 {
         let mut us = vec![0.0; self.hidden];
         let mut them = vec![0.0; self.hidden];
         self.accumulate(ours, &mut us);
         self.accumulate(theirs, &mut them);
-        let mut out = self.b2;
+        let bucket = output_bucket(ours.len(), self.buckets);
+        let w2 = &self.w2[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden];
+        let mut out = self.b2[bucket];
         for i in 0..self.hidden {
-            out += self.activation.apply(us[i]) * self.w2[i];
-            out += self.activation.apply(them[i]) * self.w2[self.hidden + i];
+            out += self.activation.apply(us[i]) * w2[i];
+            out += self.activation.apply(them[i]) * w2[self.hidden + i];
         }
         out
     }
@@ -151,8 +179,13 @@ impl FloatNetwork {
             activation: self.activation,
             w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
             b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
+            buckets: self.buckets,
             w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
-            b2: (self.b2 * (QA * QB) as f32).round() as i32,
+            b2: self
+                .b2
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         }
     }
 }
@@ -179,8 +212,11 @@ pub struct Network {
     pub activation: Activation,
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
+    /// The output buckets (see [`FloatNetwork`]).
+    pub buckets: usize,
+    /// `buckets × 2 × hidden`.
     pub w2: Vec<i16>,
-    pub b2: i32,
+    pub b2: Vec<i32>,
 }
 
 /// Why a net file was refused.
@@ -208,20 +244,35 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b)
 }
 
-/// The file's size for a first layer of `hidden` neurons and a description of
-/// `description` bytes.
-pub const fn file_size(hidden: usize, description: usize) -> usize {
-    HEADER + padded(description) + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The file's size for a first layer of `hidden` neurons, `buckets` output buckets and a
+/// description of `description` bytes.
+pub const fn file_size(hidden: usize, buckets: usize, description: usize) -> usize {
+    HEADER
+        + padded(description)
+        + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden)
+        + 4 * buckets
+}
+
+const fn header_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
 
 /// The description's length a header declares (version 1 files have none). `bytes` holds at
 /// least the header.
 const fn declared_description(bytes: &[u8]) -> usize {
-    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    if version == VERSION {
-        u32::from_le_bytes([bytes[40], bytes[41], bytes[42], bytes[43]]) as usize
+    if header_u32(bytes, 8) >= DESCRIBED {
+        header_u32(bytes, 40) as usize
     } else {
         0
+    }
+}
+
+/// The output buckets a header declares (files before version 3 have one).
+const fn declared_buckets(bytes: &[u8]) -> usize {
+    if header_u32(bytes, 8) >= VERSION {
+        header_u32(bytes, 44) as usize
+    } else {
+        1
     }
 }
 
@@ -243,15 +294,19 @@ pub const fn header_is_valid(bytes: &[u8]) -> bool {
         }
         i += 1;
     }
-    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
-    let hidden = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+    let version = header_u32(bytes, 8);
+    let hidden = header_u32(bytes, 12) as usize;
     let description = declared_description(bytes);
-    (version == VERSION || version == FIRST_VERSION)
+    let buckets = declared_buckets(bytes);
+    version >= FIRST_VERSION
+        && version <= VERSION
         && hidden > 0
         && hidden % 16 == 0
         && hidden <= MAX_HIDDEN
         && description <= MAX_DESCRIPTION
-        && bytes.len() == file_size(hidden, description)
+        && buckets >= 1
+        && buckets <= MAX_OUTPUT_BUCKETS
+        && bytes.len() == file_size(hidden, buckets, description)
 }
 
 impl Network {
@@ -263,14 +318,17 @@ impl Network {
             cut -= 1;
         }
         let description = &self.description.as_bytes()[..cut];
-        let mut payload = Vec::with_capacity(file_size(self.hidden, cut) - HEADER);
+        let size = file_size(self.hidden, self.buckets, cut);
+        let mut payload = Vec::with_capacity(size - HEADER);
         payload.extend_from_slice(description);
         payload.resize(padded(cut), 0);
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             payload.extend_from_slice(&w.to_le_bytes());
         }
-        payload.extend_from_slice(&self.b2.to_le_bytes());
-        let mut out = Vec::with_capacity(file_size(self.hidden, cut));
+        for b in &self.b2 {
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
+        let mut out = Vec::with_capacity(size);
         out.extend_from_slice(MAGIC);
         for v in [
             VERSION,
@@ -284,6 +342,7 @@ impl Network {
         }
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         out.extend_from_slice(&(cut as u32).to_le_bytes());
+        out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
         out.resize(HEADER, 0);
         out.extend_from_slice(&payload);
         out
@@ -296,7 +355,7 @@ impl Network {
             return err("not a cb2026 network (no CB26NNUE header)".into());
         }
         let version = u32_at(bytes, 8);
-        if version != VERSION && version != FIRST_VERSION {
+        if !(FIRST_VERSION..=VERSION).contains(&version) {
             return err(format!(
                 "network format version {version}, expected {FIRST_VERSION} or {VERSION}"
             ));
@@ -305,6 +364,12 @@ impl Network {
         if description_len > MAX_DESCRIPTION {
             return err(format!(
                 "a description of {description_len} bytes (at most {MAX_DESCRIPTION})"
+            ));
+        }
+        let buckets = declared_buckets(bytes);
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&buckets) {
+            return err(format!(
+                "{buckets} output buckets (must be 1 to {MAX_OUTPUT_BUCKETS})"
             ));
         }
         let hidden = u32_at(bytes, 12) as usize;
@@ -322,11 +387,11 @@ impl Network {
         if scales != (QA as u32, QB as u32, SCALE as u32) {
             return err(format!("scales {scales:?}, expected ({QA}, {QB}, {SCALE})"));
         }
-        if bytes.len() != file_size(hidden, description_len) {
+        let size = file_size(hidden, buckets, description_len);
+        if bytes.len() != size {
             return err(format!(
-                "{} bytes, but a net of {hidden} neurons with a description of {description_len} bytes has {}",
+                "{} bytes, but a net of {hidden} neurons and {buckets} output buckets with a description of {description_len} bytes has {size}",
                 bytes.len(),
-                file_size(hidden, description_len)
             ));
         }
         let mut hash = [0; 8];
@@ -344,15 +409,18 @@ impl Network {
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
         let w1 = take(INPUTS * hidden);
         let b1 = take(hidden);
-        let w2 = take(2 * hidden);
-        let tail = &payload[payload.len() - 4..];
-        let b2 = i32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        let w2 = take(buckets * 2 * hidden);
+        let b2 = payload[payload.len() - 4 * buckets..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         let net = Network {
             description: description.to_string(),
             hidden,
             activation,
             w1,
             b1,
+            buckets,
             w2,
             b2,
         };
@@ -375,15 +443,34 @@ impl Network {
                 }
             }
         }
-        self.output(&acc[..n], &acc[n..])
+        self.output(&acc[..n], &acc[n..], ours.len())
     }
 
-    /// The output layer on two accumulators (the side to move's first), in centipawns.
-    pub fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+    /// Its shape in words: "256 neurons, SCReLU", and the output buckets if there are several.
+    pub fn shape(&self) -> String {
+        let mut s = format!("{} neurons, {}", self.hidden, self.activation.name());
+        if self.buckets > 1 {
+            s.push_str(&format!(", {} output buckets", self.buckets));
+        }
+        s
+    }
+
+    /// The output weights (`2N`, ours then theirs) and bias of a position with `pieces` pieces.
+    #[inline(always)]
+    pub fn output_layer(&self, pieces: usize) -> (&[i16], i32) {
+        let bucket = output_bucket(pieces, self.buckets);
+        let n2 = 2 * self.hidden;
+        (&self.w2[bucket * n2..(bucket + 1) * n2], self.b2[bucket])
+    }
+
+    /// The output layer on two accumulators (the side to move's first) of a position with
+    /// `pieces` pieces, in centipawns.
+    pub fn output(&self, us: &[i16], them: &[i16], pieces: usize) -> i32 {
         let n = self.hidden;
+        let (w2, b2) = self.output_layer(pieces);
         let mut sum: i32 = 0;
         for (side, acc) in [us, them].into_iter().enumerate() {
-            for (&x, &w) in acc.iter().zip(&self.w2[side * n..(side + 1) * n]) {
+            for (&x, &w) in acc.iter().zip(&w2[side * n..(side + 1) * n]) {
                 let v = (x as i32).clamp(0, QA);
                 let term = match self.activation {
                     Activation::SCReLU => (v * w as i32) * v,
@@ -392,7 +479,7 @@ impl Network {
                 sum = sum.wrapping_add(term);
             }
         }
-        finish(sum, self.activation, self.b2)
+        finish(sum, self.activation, b2)
     }
 
     /// The limits the SIMD code relies on: output weights within 8 bits, so that a clipped
@@ -412,29 +499,29 @@ mod tests {
     use super::*;
     use chess::rng::Rng;
 
-    fn random_net(hidden: usize, seed: u64) -> FloatNetwork {
+    fn random_net(hidden: usize, buckets: usize, seed: u64) -> FloatNetwork {
         let mut rng = Rng::new(seed);
         let mut f = || (rng.next_u64() % 2001) as f32 / 1000.0 - 1.0;
-        let mut net = FloatNetwork::zeros(hidden, Activation::SCReLU);
+        let mut net = FloatNetwork::zeros(hidden, Activation::SCReLU, buckets);
         net.w1.iter_mut().for_each(|w| *w = f() * 0.2);
         net.b1.iter_mut().for_each(|w| *w = f() * 0.2);
         net.w2.iter_mut().for_each(|w| *w = f());
-        net.b2 = f() * 0.1;
+        net.b2.iter_mut().for_each(|b| *b = f() * 0.1);
         net
     }
 
     #[test]
     fn a_net_survives_its_file_and_a_damaged_file_is_refused() {
-        let mut net = random_net(32, 7).quantise();
+        let mut net = random_net(32, 1, 7).quantise();
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(32, 0));
+        assert_eq!(bytes.len(), file_size(32, 1, 0));
         assert!(header_is_valid(&bytes));
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
 
         // A description travels with the net, and the weights stay 64-byte aligned after it.
         net.description = "train --data a.games --hidden 32 (epoch 3) é".to_string();
         let described = net.to_bytes();
-        assert_eq!(described.len(), file_size(32, net.description.len()));
+        assert_eq!(described.len(), file_size(32, 1, net.description.len()));
         assert_eq!(
             described.len(),
             bytes.len() + 64,
@@ -451,11 +538,15 @@ mod tests {
         garbled[32..40].copy_from_slice(&hash.to_le_bytes());
         let e = Network::from_bytes(&garbled).unwrap_err();
         assert!(e.0.contains("UTF-8"), "{e}");
-        // A version 1 file (no description) still reads.
-        let mut first = bytes.clone();
-        first[8] = 1;
-        let old = Network::from_bytes(&first).unwrap();
-        assert_eq!((old.description.as_str(), &old.w1), ("", &net.w1));
+        // A version 1 file (no description) and a version 2 file (no output buckets) still
+        // read: the same bytes, with no description and one bucket.
+        for version in [1, 2] {
+            let mut old = bytes.clone();
+            old[8] = version;
+            old[44] = 0;
+            let old = Network::from_bytes(&old).unwrap();
+            assert_eq!((old.description.as_str(), &old.w1), ("", &net.w1));
+        }
 
         let short = &bytes[..bytes.len() - 1];
         assert!(Network::from_bytes(short).is_err());
@@ -467,5 +558,46 @@ mod tests {
         let mut version = bytes.clone();
         version[8] = 9;
         assert!(Network::from_bytes(&version).is_err());
+        for buckets in [0, 9] {
+            let mut wrong = bytes.clone();
+            wrong[44] = buckets;
+            assert!(!header_is_valid(&wrong));
+            let e = Network::from_bytes(&wrong).unwrap_err();
+            assert!(e.0.contains("output buckets"), "{e}");
+        }
+    }
+
+    /// Eight buckets: the file keeps them, and each position's output is its bucket's.
+    #[test]
+    fn output_buckets_follow_the_number_of_pieces() {
+        assert_eq!(
+            (2..=32).map(|p| output_bucket(p, 8)).collect::<Vec<_>>(),
+            [
+                0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6,
+                7, 7, 7
+            ]
+        );
+        assert!((2..=32).all(|p| output_bucket(p, 1) == 0));
+        let float = random_net(32, 8, 11);
+        let net = float.quantise();
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_size(32, 8, 0));
+        assert!(header_is_valid(&bytes));
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        // The same inputs scored with the weights of one bucket or another: a net whose
+        // buckets differ gives different scores for 3 pieces and for 31.
+        let few: Vec<usize> = vec![4, 400, 767];
+        let many: Vec<usize> = (0..31).map(|i| i * 24).collect();
+        let mut one = float.clone();
+        one.buckets = 1;
+        one.w2.truncate(2 * 32);
+        one.b2.truncate(1);
+        assert_eq!(float.forward(&few, &few), one.forward(&few, &few));
+        assert_ne!(float.forward(&many, &many), one.forward(&many, &many));
+        let mut last = float.clone();
+        last.buckets = 1;
+        last.w2 = float.w2[7 * 64..].to_vec();
+        last.b2 = vec![float.b2[7]];
+        assert_eq!(float.forward(&many, &many), last.forward(&many, &many));
     }
 }

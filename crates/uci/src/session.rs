@@ -535,15 +535,10 @@ impl Session {
         }
     }
 
-    /// Empties the hash table. A fresh table is allocated in place of the old one: its memory
-    /// comes zeroed from the system page by page as the search first touches it, so even a
-    /// table of many GiB is cleared at once. Only if that allocation fails is the old table
-    /// written over (on every core).
+    /// `ucinewgame` and `Clear Hash`: the table emptied in place by every search thread's share
+    /// of the cores (see `TranspositionTable::clear_on_threads`).
     fn clear_hash(&mut self) {
-        match TranspositionTable::try_new(self.options.hash_mib) {
-            Ok(fresh) => self.pool.set_tt(Arc::new(fresh)),
-            Err(_) => self.pool.tt().clear(),
-        }
+        self.pool.tt().clear_on_threads(self.options.threads);
     }
 
     /// `moves`: the legal moves of the game's position in UCI notation, on one line (the word

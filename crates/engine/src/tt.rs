@@ -227,7 +227,10 @@ impl TranspositionTable {
                 slot.key_xor_data.store(0, Ordering::Relaxed);
             }
         }
-        let slice = self.buckets.len().div_ceil(threads.max(1));
+        // A slice of at least a mebibyte: more threads than that would cost more to start.
+        const SLICE_MIN: usize = (1 << 20) / size_of::<Bucket>();
+        let threads = threads.clamp(1, self.buckets.len().div_ceil(SLICE_MIN));
+        let slice = self.buckets.len().div_ceil(threads);
         std::thread::scope(|scope| {
             let mut slices = self.buckets.chunks(slice);
             let first = slices.next().unwrap_or_default();
@@ -391,7 +394,8 @@ mod tests {
 
     #[test]
     fn clearing_on_threads_empties_every_slice() {
-        let tt = TranspositionTable::new(1);
+        // 4 MiB: up to four slices of a mebibyte.
+        let tt = TranspositionTable::new(4);
         // Keys spread over the whole table, so that each thread's slice holds some of them.
         let keys: Vec<u64> = (1..=20_000u64)
             .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))

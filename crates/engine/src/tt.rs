@@ -218,7 +218,6 @@ impl TranspositionTable {
             self.zero_on_threads(threads);
         }
     }
-    // ANCHOR_END: clear_on_threads
 
     fn zero_on_threads(&self, threads: usize) {
         fn zero(buckets: &[Bucket]) {
@@ -247,6 +246,7 @@ impl TranspositionTable {
         });
         self.age.store(0, Ordering::Relaxed);
     }
+    // ANCHOR_END: clear_on_threads
 
     // ANCHOR: new_search
     /// Marks the start of a new search: older entries become the first to be replaced.

@@ -17,11 +17,24 @@ struct Clock {
     moves_per_period: Option<u32>,
 }
 
+/// What `play` does when the game ends by the rules before `max_plies`.
+#[derive(Clone, Copy, PartialEq)]
+enum AtTheEnd {
+    /// Stop there: the test is about a whole game.
+    Stop,
+    /// Set the start position up again and play on with the clocks as they are: the test is
+    /// about the clock (a period of `movestogo` to its end), and a game that ends early (its
+    /// length depends on timing) must not cut it short.
+    PlayOn,
+}
+
 /// Plays up to `max_plies` plies from `start` and returns how many moves were played in time.
-fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize) -> usize {
+fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize, at_end: AtTheEnd) -> usize {
     let mut pos = Position::from_fen(start).unwrap();
     let mut moves: Vec<String> = Vec::new();
+    let mut plies = 0;
     let mut time = [clock.base_ms, clock.base_ms];
+    let mut moves_made = [0u32; 2];
     // Each ply's clock before the move and the time it took, for the message of a failure.
     let mut spent: Vec<String> = Vec::new();
     let (mut total_used, mut longest, mut least_left) = (0, 0, i64::MAX);
@@ -29,15 +42,21 @@ fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize) -> usize {
     e.is_ready();
     for ply in 0..max_plies {
         if !pos.has_legal_moves() || pos.is_fifty_move_draw() || pos.has_insufficient_material() {
-            break;
+            if at_end == AtTheEnd::Stop {
+                break;
+            }
+            pos = Position::from_fen(start).unwrap();
+            moves.clear();
         }
-        let side = ply % 2;
+        // The clocks are White's and Black's: after a restart the colours need not alternate
+        // with the plies.
+        let side = pos.side_to_move() as usize;
         let mut go = format!(
             "go wtime {} btime {} winc {} binc {}",
             time[0], time[1], clock.inc_ms, clock.inc_ms
         );
         if let Some(period) = clock.moves_per_period {
-            let played = (ply / 2) as u32 % period;
+            let played = moves_made[side] % period;
             go.push_str(&format!(" movestogo {}", period - played));
         }
         e.send(&format!("position fen {start} moves {}", moves.join(" ")));
@@ -61,9 +80,10 @@ fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize) -> usize {
         longest = longest.max(used);
         least_left = least_left.min(time[side]);
         time[side] += clock.inc_ms;
+        moves_made[side] += 1;
         if let Some(period) = clock.moves_per_period {
             // A new period begins after the last move of this one.
-            if (ply / 2) as u32 % period == period - 1 {
+            if moves_made[side] % period == 0 {
                 time[side] += clock.base_ms;
             }
         }
@@ -73,9 +93,9 @@ fn play(e: &mut Engine, clock: &Clock, start: &str, max_plies: usize) -> usize {
             .unwrap_or_else(|e| panic!("ply {ply}: {e}"));
         pos.make_move(mv);
         moves.push(best);
+        plies += 1;
     }
     // Shown with `--nocapture`: how close the game came to the flag.
-    let plies = moves.len();
     println!(
         "{}: {plies} plies, mean {:.1} ms a move, longest {longest} ms, least left {least_left} ms",
         clock.name,
@@ -97,7 +117,7 @@ fn survives_fast_and_tricky_clocks() {
         inc_ms: 10,
         moves_per_period: None,
     };
-    assert!(play(&mut e, &one, chess::STARTPOS, 240) > 20);
+    assert!(play(&mut e, &one, chess::STARTPOS, 240, AtTheEnd::Stop) > 20);
     // 40 moves in 10 s with movestogo: through the 40th move of the period and past it.
     let forty = Clock {
         name: "40 moves in 10 s",
@@ -105,7 +125,7 @@ fn survives_fast_and_tricky_clocks() {
         inc_ms: 0,
         moves_per_period: Some(40),
     };
-    assert_eq!(play(&mut e, &forty, MIDDLEGAME, 84), 84);
+    assert_eq!(play(&mut e, &forty, MIDDLEGAME, 84, AtTheEnd::PlayOn), 84);
     // 0.1 s left, no increment: twenty moves each.
     let scraps = Clock {
         name: "0.1 s, no increment",
@@ -113,7 +133,7 @@ fn survives_fast_and_tricky_clocks() {
         inc_ms: 0,
         moves_per_period: None,
     };
-    assert_eq!(play(&mut e, &scraps, MIDDLEGAME, 40), 40);
+    assert_eq!(play(&mut e, &scraps, MIDDLEGAME, 40, AtTheEnd::PlayOn), 40);
     // 10 s + 0.1 s: the opening and early middlegame.
     let ten = Clock {
         name: "10 s + 0.1 s",
@@ -121,5 +141,8 @@ fn survives_fast_and_tricky_clocks() {
         inc_ms: 100,
         moves_per_period: None,
     };
-    assert_eq!(play(&mut e, &ten, chess::STARTPOS, 30), 30);
+    assert_eq!(
+        play(&mut e, &ten, chess::STARTPOS, 30, AtTheEnd::PlayOn),
+        30
+    );
 }

@@ -7,6 +7,7 @@ pub mod eval;
 pub mod history;
 pub mod movepick;
 pub mod notes;
+pub mod openings;
 pub mod params;
 pub mod pv;
 pub mod score;

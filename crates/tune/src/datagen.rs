@@ -31,6 +31,7 @@ use crate::games;
 use chess::rng::{self, Rng};
 use chess::{CastlingMode, Epd, Position, repetitions};
 use engine::eval::nnue::{self, Network};
+use engine::openings::random_opening;
 use engine::score::is_mate;
 use engine::{Limits, Search, SearchOptions, Signals, TranspositionTable, new_search};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -179,30 +180,9 @@ impl Player {
         index: u64,
     ) -> Option<Game> {
         let mut rng = Rng::new(rng::derive(seed, index));
-        let mut pos = if openings.is_empty() {
-            Position::startpos()
-        } else {
-            openings[rng.below(openings.len())].clone()
-        };
-        let mut history: Vec<u64> = Vec::with_capacity(config.max_plies + 16);
-        if rules_result(&pos, &history).is_some() {
-            return None;
-        }
-        // ANCHOR: random_plies
-        // K or K + 1 random plies, evenly: the side that makes the last random move is the one
-        // whose random blunder the other exploits first, so a fixed count favours one colour.
-        let random_plies =
-            config.random_plies + (config.mixed_parity && rng.below(2) == 1) as usize;
-        for _ in 0..random_plies {
-            let moves = pos.legal_moves();
-            let mv = moves[rng.below(moves.len())];
-            history.push(pos.hash());
-            pos.make_move(mv);
-            if rules_result(&pos, &history).is_some() {
-                return None;
-            }
-        }
-        // ANCHOR_END: random_plies
+        let (mut pos, mut history) =
+            random_opening(openings, config.random_plies, config.mixed_parity, &mut rng)?;
+        history.reserve(config.max_plies);
 
         self.tt.clear();
         self.search.clear();
@@ -210,7 +190,7 @@ impl Player {
         let mut played: Vec<(chess::Move, i32)> = Vec::with_capacity(256);
         let mut kept: Vec<(Position, i32)> = Vec::with_capacity(256);
         let mut kept_count = 0u64;
-        let mut plies = random_plies;
+        let mut plies = history.len();
         // The side the score has favoured by at least `win_score`, and for how many plies.
         let mut streak: (i32, usize) = (0, 0);
         // ANCHOR: keep

@@ -19,5 +19,6 @@
 pub mod datagen;
 pub mod format;
 pub mod games;
+pub mod pgn;
 pub mod spsa;
 pub mod texel;

@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tune::{datagen, format, games, spsa, texel};
+use tune::{datagen, format, games, pgn, spsa, texel};
 
 /// The bigger opening book, where this machine has it, else the repository's.
 fn default_book() -> PathBuf {
@@ -49,6 +49,7 @@ enum Cmd {
     Spsa(SpsaArgs),
     Show(ShowArgs),
     Games(GamesArgs),
+    Pgn(PgnArgs),
 }
 
 /// Self-play at a fixed node count: writes quiet positions with the game's result (32-byte
@@ -131,6 +132,19 @@ struct GamesArgs {
     /// Write the kept positions here as records.
     #[arg(long, value_name = "FILE")]
     unpack: Option<PathBuf>,
+}
+
+/// Turns games a match runner wrote as PGN (fastchess, as OpenBench's DATAGEN workloads play
+/// them, or cutechess), with each move's score in its comment, into the game format `train`
+/// reads (appended to --out). Prints what it read, wrote and refused, and why.
+#[derive(clap::Args, Debug)]
+struct PgnArgs {
+    /// PGN files; `-` reads standard input (e.g. `bzip2 -dc games.pgn.bz2 | tune pgn - ...`).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The game file to append to (created if missing).
+    #[arg(long, value_name = "FILE.games")]
+    out: PathBuf,
 }
 
 /// Fits the evaluation's weights to game results (Texel's method, Adam) and writes them as
@@ -458,6 +472,34 @@ fn games_cmd(a: GamesArgs) -> Result<(), String> {
     Ok(())
 }
 
+fn pgn_cmd(a: PgnArgs) -> Result<(), String> {
+    use std::io::{BufReader, Write};
+    let (mut file, before) = datagen::open_output(&a.out, datagen::DataFormat::Games)?;
+    let mut tally = pgn::Tally::default();
+    for path in &a.files {
+        let mut write = |bytes: &mut Vec<u8>| {
+            file.write_all(bytes)
+                .map_err(|e| format!("{}: {e}", a.out.display()))?;
+            bytes.clear();
+            Ok(())
+        };
+        let named = |e: String| format!("{}: {e}", path.display());
+        if path.as_os_str() == "-" {
+            pgn::import(std::io::stdin().lock(), &mut tally, &mut write).map_err(named)?;
+        } else {
+            let input = std::fs::File::open(path).map_err(|e| named(e.to_string()))?;
+            pgn::import(BufReader::new(input), &mut tally, &mut write).map_err(named)?;
+        }
+    }
+    println!("{}", tally.report());
+    println!(
+        "{} now holds {} games",
+        a.out.display(),
+        before + tally.written
+    );
+    Ok(())
+}
+
 fn show_cmd(a: ShowArgs) -> Result<(), String> {
     let err = |e: std::io::Error| format!("{}: {e}", a.file.display());
     let records = format::read_all(&a.file).map_err(err)?;
@@ -490,6 +532,7 @@ fn main() -> ExitCode {
         Cmd::Spsa(a) => spsa_cmd(a),
         Cmd::Show(a) => show_cmd(a),
         Cmd::Games(a) => games_cmd(a),
+        Cmd::Pgn(a) => pgn_cmd(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

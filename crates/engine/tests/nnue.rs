@@ -180,6 +180,8 @@ struct Checked {
     net: Arc<Network>,
     checked: Arc<AtomicU64>,
     wrong: Arc<Mutex<Vec<String>>>,
+    /// The evaluator's count of evaluations it answered from scratch (none, in a search).
+    refreshes: Arc<AtomicU64>,
 }
 
 impl Evaluator for Checked {
@@ -189,6 +191,8 @@ impl Evaluator for Checked {
             self.wrong.lock().unwrap().push(pos.to_fen());
         }
         self.checked.fetch_add(1, Ordering::Relaxed);
+        self.refreshes
+            .store(self.nnue.refreshes(), Ordering::Relaxed);
         fast
     }
     fn trace(&mut self, pos: &Position) -> EvalTrace {
@@ -207,11 +211,13 @@ fn every_evaluation_of_a_real_search_is_exact() {
     let net = random_net(64, Activation::SCReLU, 1, 6);
     let checked = Arc::new(AtomicU64::new(0));
     let wrong = Arc::new(Mutex::new(Vec::new()));
+    let refreshes = Arc::new(AtomicU64::new(0));
     let evaluator = Checked {
         nnue: NnueEvaluator::new(net.clone()),
         net,
         checked: checked.clone(),
         wrong: wrong.clone(),
+        refreshes: refreshes.clone(),
     };
     let tt = Arc::new(TranspositionTable::new(8));
     let mut search = Search::new(tt, evaluator, Arc::new(Signals::default()));
@@ -234,4 +240,6 @@ fn every_evaluation_of_a_real_search_is_exact() {
         wrong.first()
     );
     assert!(checked.load(Ordering::Relaxed) > 50_000);
+    // Every evaluation came from the stack kept up to date move by move, none from scratch.
+    assert_eq!(refreshes.load(Ordering::Relaxed), 0);
 }

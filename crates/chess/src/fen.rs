@@ -81,6 +81,11 @@ const MAX_FULLMOVE: u32 = 30_000;
 const MAX_HALFMOVE_CLOCK: u32 = 65_535;
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(STARTPOS).expect("the start position is valid")
+    }
+
     /// Reads a FEN with standard castling rules. The clocks may be left out (as in EPD).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         Position::from_fen_with(fen, CastlingMode::Standard)
@@ -242,6 +247,13 @@ impl Position {
             s.push('-');
         }
         s
+    }
+}
+
+/// A position shows as its FEN.
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
     }
 }
 

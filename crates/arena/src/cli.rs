@@ -2,12 +2,12 @@
 
 use crate::adjudication::{Adjudication, DrawRule, ResignRule};
 use crate::clock::TimeControl;
+use crate::config::MatchConfig;
 use crate::engine::EngineConfig;
 use crate::game::Limits;
 use crate::openings::{Format, OpeningsConfig, Order};
 use crate::results::PairingResults;
 use crate::sprt::{EloModel, Sprt};
-use crate::tournament::MatchConfig;
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser, ValueEnum};
 use std::path::PathBuf;
 use std::str::FromStr;

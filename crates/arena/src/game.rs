@@ -6,7 +6,6 @@
 use crate::adjudication::{Adjudication, Adjudicator, Verdict};
 use crate::clock::{Clock, TimeControl, go_command};
 use crate::engine::{Engine, EngineConfig, EngineError, Info, Score, parse_bestmove, parse_info};
-use crate::openings::Opening;
 use crate::schedule::GameJob;
 use chess::{CastlingMode, Color, PieceType, Position, STARTPOS, repetitions};
 use std::sync::atomic::AtomicBool;
@@ -199,6 +198,14 @@ impl Termination {
         };
         Some(ending)
     }
+}
+
+/// A game's starting point: a position and, from a PGN book, the moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub fen: String,
+    /// In UCI notation.
+    pub moves: Vec<String>,
 }
 
 /// A move an engine played, with what arena saw of it.

@@ -8,6 +8,7 @@
 pub mod adjudication;
 pub mod cli;
 pub mod clock;
+pub mod config;
 pub mod engine;
 pub mod game;
 pub mod log;

@@ -2,7 +2,8 @@
 
 use arena::cli::Cli;
 use arena::report;
-use arena::tournament::{self, StopReason};
+use arena::results::StopReason;
+use arena::tournament;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,18 +1,11 @@
 //! Opening books: the positions games start from, read from an EPD or PGN file and put in an
 //! order fixed by the seed.
 
+use crate::game::Opening;
 use crate::pgn;
 use chess::rng::Rng;
 use chess::{CastlingMode, Epd, Position, STARTPOS};
 use std::path::PathBuf;
-
-/// A game's starting point: a position and, from a PGN book, the moves played from it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Opening {
-    pub fen: String,
-    /// In UCI notation.
-    pub moves: Vec<String>,
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {

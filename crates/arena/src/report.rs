@@ -1,10 +1,10 @@
 //! What arena prints: the progress line's text and the summary at the end.
 
+use crate::config::MatchConfig;
 use crate::game::FaultKind;
-use crate::results::{PairingResults, Results};
+use crate::results::{Outcome, PairingResults, Results, StopReason};
 use crate::sprt::Sprt;
 use crate::stats::{Estimate, estimate};
-use crate::tournament::{MatchConfig, Outcome, StopReason};
 use std::fmt::Write as _;
 use std::time::Duration;
 

@@ -2,8 +2,10 @@
 //! time losses and arena's overhead.
 
 use crate::game::{FaultKind, GameRecord, GameResult, Overhead, Termination};
+use crate::sprt::Verdict;
 use chess::Color;
 use std::collections::{BTreeMap, HashMap};
+use std::time::Duration;
 
 /// Results of engine 0 against one opponent.
 #[derive(Clone, Debug, Default)]
@@ -184,6 +186,25 @@ fn ending(termination: &Termination) -> &'static str {
         Termination::Fault { kind, .. } => kind.label(),
         Termination::Interrupted => "interrupted",
     }
+}
+
+/// Why the match ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum StopReason {
+    AllGamesPlayed,
+    Sprt(Verdict),
+    MaxFaults,
+    Interrupted,
+}
+
+pub struct Outcome {
+    pub results: Results,
+    pub stop: StopReason,
+    pub llr: Option<f64>,
+    pub elapsed: Duration,
+    pub openings: usize,
+    /// Games read back from the PGN by `--resume` (counted in `results`, not played now).
+    pub resumed: u64,
 }
 
 #[cfg(test)]

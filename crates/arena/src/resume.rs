@@ -10,11 +10,11 @@
 //! with the same colours, the same opening, the same time control. A PGN of another match, or
 //! the right PGN with another `--seed`, is an error, not a silently mixed result.
 
+use crate::config::MatchConfig;
 use crate::game::{GameRecord, GameResult, Termination};
 use crate::openings::Book;
 use crate::pgn::{self, PgnGame};
 use crate::schedule::Schedule;
-use crate::tournament::MatchConfig;
 use std::collections::HashSet;
 use std::path::Path;
 

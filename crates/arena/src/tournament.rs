@@ -4,70 +4,25 @@
 //! Each worker owns its engine processes, so an engine process only ever plays one game at a
 //! time; a process at fault is dropped (killed) and the next game starts a fresh one.
 
-use crate::adjudication::Adjudication;
-use crate::engine::{Engine, EngineConfig, EngineError};
-use crate::game::{self, FaultKind, GameRecord, GameResult, GameSettings, Limits};
+use crate::config::MatchConfig;
+use crate::engine::{Engine, EngineError};
+use crate::game::{self, FaultKind, GameRecord, GameResult, GameSettings};
 use crate::log::UciLog;
-use crate::openings::{Book, OpeningsConfig};
+use crate::openings::Book;
 use crate::pgn;
 use crate::progress::Progress;
 use crate::report;
-use crate::results::{PairingResults, Results};
+use crate::results::{Outcome, Results, StopReason};
 use crate::resume::{self, Resumed};
 use crate::schedule::{GameJob, Schedule};
-use crate::sprt::{Sprt, Verdict};
 use chess::{CastlingMode, Color};
 use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// Everything a match needs, checked.
-#[derive(Clone, Debug)]
-pub struct MatchConfig {
-    pub engines: Vec<EngineConfig>,
-    pub rounds: u64,
-    pub concurrency: usize,
-    pub openings: OpeningsConfig,
-    pub seed: u64,
-    pub pgn: Option<PathBuf>,
-    /// Count the finished games already in `pgn` and play only the rest of the schedule.
-    pub resume: bool,
-    /// Counts of an earlier stretch of the match whose PGN is gone (`--prior`).
-    pub prior: Option<PairingResults>,
-    pub sprt: Option<Sprt>,
-    pub adjudication: Adjudication,
-    pub limits: Limits,
-    pub max_faults: u64,
-    pub chess960: bool,
-    pub event: String,
-    pub log: Option<PathBuf>,
-    pub strict: bool,
-    pub quiet: bool,
-}
-
-/// Why the match ended.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum StopReason {
-    AllGamesPlayed,
-    Sprt(Verdict),
-    MaxFaults,
-    Interrupted,
-}
-
-pub struct Outcome {
-    pub results: Results,
-    pub stop: StopReason,
-    pub llr: Option<f64>,
-    pub elapsed: Duration,
-    pub openings: usize,
-    /// Games read back from the PGN by `--resume` (counted in `results`, not played now).
-    pub resumed: u64,
-}
 
 /// What the match shares with every worker.
 struct Shared<'a> {

@@ -3,17 +3,36 @@
 
 mod common;
 use common::*;
-use std::process::Command;
+use std::process::{Command, Stdio};
 
+/// Builds the engine and returns the path cargo gives for it, so that the test finds it
+/// wherever the target folder is (`CARGO_TARGET_DIR`, a cargo config, or `target/`).
 fn build_cb2026() -> String {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    let status = Command::new(cargo)
+    let out = Command::new(cargo)
         .args(["build", "--release", "-p", "uci", "--bin", "cb2026"])
+        .arg("--message-format=json")
         .current_dir(repo_file(""))
-        .status()
+        .stderr(Stdio::inherit())
+        .output()
         .expect("cargo runs");
-    assert!(status.success(), "cb2026 does not build");
-    repo_file("target/release/cb2026")
+    assert!(out.status.success(), "cb2026 does not build");
+    let messages = String::from_utf8_lossy(&out.stdout);
+    messages
+        .lines()
+        .filter(|line| line.contains(r#""reason":"compiler-artifact""#))
+        .find_map(executable)
+        .unwrap_or_else(|| panic!("cargo named no cb2026 binary:\n{messages}"))
+}
+
+/// The `"executable"` path of one of cargo's JSON messages, if it is cb2026's.
+fn executable(message: &str) -> Option<String> {
+    let key = r#""executable":""#;
+    let rest = &message[message.find(key)? + key.len()..];
+    // JSON escapes a backslash (Windows paths) as two; a path with a quote is not expected.
+    let path = rest[..rest.find('"')?].replace(r"\\", r"\");
+    let name = std::path::Path::new(&path).file_stem()?.to_str()?;
+    (name == "cb2026").then_some(path)
 }
 
 #[test]

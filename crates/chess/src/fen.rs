@@ -81,6 +81,11 @@ const MAX_FULLMOVE: u32 = 30_000;
 const MAX_HALFMOVE_CLOCK: u32 = 65_535;
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(STARTPOS).expect("the start position is valid")
+    }
+
     /// Reads a FEN with standard castling rules. The clocks may be left out (as in EPD).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         Position::from_fen_with(fen, CastlingMode::Standard)
@@ -245,6 +250,13 @@ impl Position {
     }
 }
 
+/// A position shows as its FEN.
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.to_fen())
+    }
+}
+
 fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "white",
@@ -332,6 +344,19 @@ fn validate_material(pos: &Position) -> Result<(), FenError> {
                 ),
             ));
         }
+        // Each piece beyond the starting set came from a pawn. Besides refusing what no game
+        // reaches, this is what bounds the number of legal moves (see `MAX_MOVES`).
+        let promoted = promoted_pieces(pos, color);
+        if pawns + promoted > 8 {
+            return Err(error(
+                FenField::Placement,
+                format!(
+                    "{} has {pawns} pawns and {promoted} promoted pieces (the queens, rooks, \
+                     bishops and knights beyond 1, 2, 2 and 2): at most 8 together",
+                    color_name(color)
+                ),
+            ));
+        }
     }
     let back_ranks = Bitboard::rank(Rank::R1) | Bitboard::rank(Rank::R8);
     if let Some(sq) = (pos.pieces_of_type(PieceType::Pawn) & back_ranks).next() {
@@ -341,6 +366,20 @@ fn validate_material(pos: &Position) -> Result<(), FenError> {
         ));
     }
     Ok(())
+}
+
+/// How many of `color`'s pieces must have been promoted: those beyond the starting set's one
+/// queen, two rooks, two bishops and two knights.
+fn promoted_pieces(pos: &Position, color: Color) -> u32 {
+    [
+        (PieceType::Queen, 1),
+        (PieceType::Rook, 2),
+        (PieceType::Bishop, 2),
+        (PieceType::Knight, 2),
+    ]
+    .into_iter()
+    .map(|(kind, start)| pos.pieces(kind, color).popcount().saturating_sub(start))
+    .sum()
 }
 
 /// The file of the rook furthest from the king on one side of it, on the colour's back rank.
@@ -731,6 +770,10 @@ mod tests {
             ("4k3/8/8/8/8/PPPPPPPP/PPPPPPPP/NK6 w - - 0 1", Placement),
             ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", Placement),
             ("4k3/8/8/8/8/8/8/4K2R w - - 65536 1", HalfmoveClock),
+            // More promoted pieces than missing pawns: 15 queens (241 legal moves), and eight
+            // pawns beside a third knight.
+            ("QQQQQQQQ/QQQQQQQ1/8/8/8/8/8/k6K w - - 0 1", Placement),
+            ("4k3/8/8/8/8/8/PPPPPPPP/NNNQKBNR w - - 0 1", Placement),
         ];
         for (fen, field) in cases {
             assert_eq!(field_of(fen), field, "{fen}");
@@ -747,6 +790,27 @@ mod tests {
         );
         let e = Position::from_fen("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1").unwrap_err();
         assert!(e.to_string().contains("black) is in check"), "{e}");
+        let e = Position::from_fen("4k3/8/8/8/8/8/PPPPP3/RQQQKQQR w - - 0 1").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "bad FEN: piece placement: white has 5 pawns and 4 promoted pieces (the queens, rooks, \
+             bishops and knights beyond 1, 2, 2 and 2): at most 8 together"
+        );
+    }
+
+    #[test]
+    fn promoted_pieces_are_accepted_where_pawns_are_missing() {
+        // Petrovic's position: nine queens, the most legal moves a position can have (218).
+        let pos =
+            Position::from_fen("R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1").unwrap();
+        assert_eq!(pos.legal_moves().len(), 218);
+        // Three knights and seven pawns; four rooks and six pawns.
+        for fen in [
+            "4k3/8/8/8/8/8/PPPPPPP1/NNNQKB1R w - - 0 1",
+            "4k3/8/8/8/8/8/PPPPPP2/RNRQKRNR w - - 0 1",
+        ] {
+            assert!(Position::from_fen(fen).is_ok(), "{fen}");
+        }
     }
 
     #[test]

@@ -53,7 +53,8 @@ pub struct Position {
 // ANCHOR_END: position
 
 impl Position {
-    /// The board with no pieces, White to move: the starting point of the FEN parser.
+    /// The board with no pieces, White to move: the starting point of the FEN parser (fen.rs,
+    /// which builds on this file; nothing here reads or writes FEN).
     pub(crate) fn empty() -> Position {
         Position {
             by_type: [Bitboard::EMPTY; 6],
@@ -69,11 +70,6 @@ impl Position {
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
         }
-    }
-
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        Position::from_fen(crate::fen::STARTPOS).expect("the start position is valid")
     }
 
     #[inline]
@@ -393,11 +389,5 @@ impl Position {
         }
         s.push_str("   a   b   c   d   e   f   g   h\n");
         s
-    }
-}
-
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_fen())
     }
 }

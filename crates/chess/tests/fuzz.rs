@@ -135,3 +135,82 @@ fn random_move_text_never_panics() {
         }
     }
 }
+
+/// The FEN of a board given square by square (a1 first), White to move, no castling.
+fn fen_of(board: &[u8; 64]) -> String {
+    let mut fen = String::new();
+    for rank in (0..8).rev() {
+        let mut empty = 0;
+        for file in 0..8 {
+            match board[rank * 8 + file] {
+                b'.' => empty += 1,
+                piece => {
+                    if empty > 0 {
+                        fen.push(char::from(b'0' + empty));
+                        empty = 0;
+                    }
+                    fen.push(char::from(piece));
+                }
+            }
+        }
+        if empty > 0 {
+            fen.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            fen.push('/');
+        }
+    }
+    fen.push_str(" w - - 0 1");
+    fen
+}
+
+/// The move list's capacity rests on a proof that no position the FEN parser accepts has more
+/// than 218 legal moves. A hill climb towards many moves with the most material a side can
+/// have (nine queens and every other piece) looks for a counterexample: each step moves one
+/// piece to another square and keeps the placement unless it has fewer moves.
+#[test]
+fn a_climb_towards_many_moves_stays_within_218() {
+    let mut rng = Rng(0x218_218);
+    let mut best_seen = 0;
+    for _ in 0..16 {
+        let mut board = [b'.'; 64];
+        for &piece in b"KQQQQQQQQQRRBBNNk" {
+            loop {
+                let sq = rng.below(64);
+                if board[sq] == b'.' {
+                    board[sq] = piece;
+                    break;
+                }
+            }
+        }
+        let mut moves = 0;
+        for _ in 0..5_000 {
+            let mut next = board;
+            let from = loop {
+                let sq = rng.below(64);
+                if next[sq] != b'.' {
+                    break sq;
+                }
+            };
+            let to = rng.below(64);
+            if next[to] != b'.' {
+                continue;
+            }
+            next.swap(from, to);
+            let Ok(pos) = Position::from_fen(&fen_of(&next)) else {
+                continue;
+            };
+            let count = pos.count_legal_moves();
+            assert!(count <= 218, "{count} moves: {}", pos.to_fen());
+            assert_eq!(pos.legal_moves().len() as u64, count, "{}", pos.to_fen());
+            if count >= moves {
+                moves = count;
+                board = next;
+            }
+        }
+        best_seen = best_seen.max(moves);
+    }
+    eprintln!("the climb's best: {best_seen} moves");
+    // The climb really climbs: it gets near the record.
+    assert!(best_seen > 200, "{best_seen}");
+}

@@ -109,6 +109,29 @@ fn chess960_suite_second_half() {
     );
 }
 
+// The deep counts CI runs (`cargo test --release -p chess --test perft -- --ignored deep_`):
+// about 1.6e10 nodes, a minute or two on two cores. The whole of `all_suites_every_depth` is
+// 5.3e11 nodes, more than half an hour.
+
+#[test]
+#[ignore = "every depth of the standard suite: half a minute"]
+fn deep_standard_suite_every_depth() {
+    check("standard.epd", CastlingMode::Standard, u64::MAX, None);
+}
+
+/// One position in 48 of the Chess960 suite (20 of 960, spread over it by line number), at
+/// every depth: 1.1e10 of the suite's 5.2e11 nodes.
+#[test]
+#[ignore = "every depth of a sample of the Chess960 suite: a minute"]
+fn deep_chess960_sample_every_depth() {
+    check(
+        "chess960.epd",
+        CastlingMode::Chess960,
+        u64::MAX,
+        Some((7, 48)),
+    );
+}
+
 #[test]
 #[ignore = "every depth of every suite: minutes to hours"]
 fn all_suites_every_depth() {

@@ -135,9 +135,19 @@ impl BucketMemory {
         // instead of aborting the engine.
         // SAFETY: `layout` has a non-zero size (at least two buckets).
         let raw = NonNull::new(unsafe { alloc_zeroed(layout) })?;
-        let offset = raw.as_ptr().align_offset(align_of::<Bucket>());
-        // SAFETY: the block is 16-byte aligned, so the first 64-byte boundary is at most 48
-        // bytes in, and one spare bucket's worth of bytes leaves room for `count` buckets after it.
+        // The distance to the first 64-byte boundary, from the address itself: always below 64
+        // (`align_offset` may answer `usize::MAX` instead of a distance).
+        let align = align_of::<Bucket>();
+        let offset = (align - raw.as_ptr().addr() % align) % align;
+        if offset + count * size_of::<Bucket>() > bytes {
+            // Cannot happen (`offset` < 64 and one spare bucket is 64 bytes), but the buckets
+            // must lie inside the block whatever the allocator returned.
+            // SAFETY: `raw` was allocated just above with `layout`, and is not used again.
+            unsafe { dealloc(raw.as_ptr(), layout) };
+            return None;
+        }
+        // SAFETY: `offset + count` buckets fit in the block (checked just above), so the
+        // pointer stays inside the allocation.
         let first = unsafe { raw.add(offset) }.cast::<Bucket>();
         Some(BucketMemory {
             raw,
@@ -390,6 +400,27 @@ mod tests {
         assert_eq!(tt.probe(42), Some(entry(7, -31_990)));
         assert_eq!(tt.probe(43), None);
         assert_eq!(size_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn the_buckets_are_aligned_zeroed_and_inside_their_block() {
+        for count in [1, 2, 3, 17, 1000, 16_384] {
+            let memory = BucketMemory::zeroed(count).unwrap();
+            assert_eq!(memory.len(), count);
+            let start = memory.raw.as_ptr().addr();
+            let first = memory.as_ptr().addr();
+            assert_eq!(first % 64, 0, "{count} buckets");
+            assert!(first >= start && first - start < 64, "{count} buckets");
+            let end = first + count * size_of::<Bucket>();
+            assert!(end <= start + memory.layout.size(), "{count} buckets");
+            // Zeroed, and writable from the first byte to the last.
+            for bucket in [&memory[0], &memory[count - 1]] {
+                for slot in &bucket.slots {
+                    assert_eq!(slot.key_xor_data.load(Ordering::Relaxed), 0);
+                    slot.data.store(u64::MAX, Ordering::Relaxed);
+                }
+            }
+        }
     }
 
     #[test]

@@ -159,25 +159,50 @@ fn the_fifty_move_rule_spoils_a_slow_win() {
     assert_eq!((with_rule, without), (Wdl::CursedWin, Wdl::Win));
 }
 
+/// How the damaged copy of the test tables treats a file: cut in half, 50 bytes after the
+/// header overwritten, or left as it is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Damage {
+    Truncated,
+    Corrupted,
+    Intact,
+}
+
+fn damage_of(name: &str) -> Damage {
+    if name.starts_with("KRvKP.") || name.starts_with("KQvK.") {
+        Damage::Truncated
+    } else if name.starts_with("KBNvK.") || name.starts_with("KRvKB.") || name.starts_with("KPvK.")
+    {
+        Damage::Corrupted
+    } else {
+        Damage::Intact
+    }
+}
+
 #[test]
 fn damaged_missing_and_empty_folders_are_reported_not_fatal() {
     let base = std::env::temp_dir().join(format!("cb2026-tb-{}", std::process::id()));
     let damaged = base.join("damaged");
     let empty = base.join("empty");
-    std::fs::create_dir_all(&damaged).unwrap();
-    std::fs::create_dir_all(&empty).unwrap();
+    let intact = base.join("intact");
+    for dir in [&damaged, &empty, &intact] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
     let mut rng = Rng::new(5);
     for entry in std::fs::read_dir(tables_dir()).unwrap() {
         let path = entry.unwrap().path();
         let mut bytes = std::fs::read(&path).unwrap();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if name.starts_with("KRvKP") || name.starts_with("KQvK.") {
-            bytes.truncate(bytes.len() / 2);
-        } else if bytes.len() > 64 {
-            for _ in 0..50 {
-                let i = 64 + (rng.next_u64() as usize) % (bytes.len() - 64);
-                bytes[i] = rng.next_u64() as u8;
+        match damage_of(&name) {
+            Damage::Truncated => bytes.truncate(bytes.len() / 2),
+            Damage::Corrupted => {
+                for _ in 0..50 {
+                    let i = 64 + (rng.next_u64() as usize) % (bytes.len() - 64);
+                    bytes[i] = rng.next_u64() as u8;
+                }
             }
+            // Also copied alone: the answers that need no damaged file.
+            Damage::Intact => std::fs::write(intact.join(&name), &bytes).unwrap(),
         }
         std::fs::write(damaged.join(&name), bytes).unwrap();
     }
@@ -186,16 +211,61 @@ fn damaged_missing_and_empty_folders_are_reported_not_fatal() {
         .map(|p| p.display().to_string())
         .join(&engine::tablebase::PATH_SEPARATOR.to_string());
     let loaded = Tablebases::open(&list).expect("some files still load");
-    assert!(loaded.problems.iter().any(|p| p.contains("missing")));
-    assert!(loaded.problems.iter().any(|p| p.contains("KQvK.rtbw")));
-    // Probing damaged tables gives answers or nothing, never a crash.
-    let mut answered = 0;
+    // The missing folder and each cut file are reported, one line each; nothing else is.
+    let problems = &loaded.problems;
+    assert!(problems[0].contains("missing"), "{problems:?}");
+    let mut refused: Vec<String> = problems[1..]
+        .iter()
+        .map(|p| {
+            p.rsplit_once(": ")
+                .map_or(p.clone(), |(file, _)| file.to_string())
+        })
+        .map(|file| {
+            file.rsplit(['/', '\\'])
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    refused.sort();
+    assert_eq!(
+        refused,
+        ["KQvK.rtbw", "KQvK.rtbz", "KRvKP.rtbw", "KRvKP.rtbz"],
+        "{problems:?}"
+    );
+    assert_eq!(loaded.tablebases.files(), 70 - 4);
+    let only_intact = Tablebases::open(&intact.display().to_string()).unwrap();
+    assert!(
+        only_intact.problems.is_empty(),
+        "{:?}",
+        only_intact.problems
+    );
+    let (only_intact, damaged_tables) = (only_intact.tablebases, loaded.tablebases);
+    let (mut same, mut refused_queen) = (0, 0);
     for _ in 0..20_000 {
         let pos = random_position(&mut rng);
-        answered += loaded.tablebases.probe_wdl(&pos).is_some() as usize;
-        let _ = loaded.tablebases.probe_dtz(&pos);
+        let wdl = damaged_tables.probe_wdl(&pos);
+        let dtz = damaged_tables.probe_dtz(&pos);
+        // A position that needs no damaged table gets the answers it gets without them.
+        if let Some(expected) = only_intact.probe_wdl(&pos) {
+            assert_eq!(wdl, Some(expected), "{}", pos.to_fen());
+            assert_eq!(dtz, only_intact.probe_dtz(&pos), "{}", pos.to_fen());
+            same += 1;
+        }
+        // A table that was refused is not probed: no answer, rather than a wrong one.
+        let is_kqk =
+            pos.occupied().count() == 3 && pos.pieces_of_type(PieceType::Queen).count() == 1;
+        if is_kqk {
+            assert_eq!((wdl, dtz), (None, None), "{}", pos.to_fen());
+            refused_queen += 1;
+        }
+        // The corrupted tables answer something or nothing; that they do not crash is all
+        // that can be asked of a table whose contents were overwritten.
     }
-    assert!(answered < 20_000);
+    assert!(
+        same > 5_000 && refused_queen > 100,
+        "{same} {refused_queen}"
+    );
     assert!(Tablebases::open(&missing.display().to_string()).is_err());
     assert!(Tablebases::open(&empty.display().to_string()).is_err());
     std::fs::remove_dir_all(&base).unwrap();

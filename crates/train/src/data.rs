@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use tune::format::{RECORD_SIZE, Record};
-use tune::games;
+use tune::{files, games};
 
 /// The most pieces a position has, so the most inputs one perspective has.
 pub const MAX_PIECES: usize = 32;
@@ -451,7 +451,7 @@ fn read_records(
 
 /// The file, or its first `limit` bytes.
 fn read_prefix(path: &Path, limit: Option<u64>) -> Result<Vec<u8>, String> {
-    let mut bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut bytes = files::read_regular_file(path, files::ANY_SIZE)?;
     if let Some(limit) = limit {
         if (bytes.len() as u64) < limit {
             return Err(format!(

@@ -66,5 +66,13 @@ fn the_command_line_trains_resumes_and_explains_its_errors() {
     std::fs::write(&junk, vec![7u8; 64]).unwrap();
     let (ok, err) = train(&["--data", junk.to_str().unwrap(), "--out", other]);
     assert!(!ok && err.contains("record 0"), "{err}");
+    // A device that never ends is refused, not read until memory runs out.
+    #[cfg(unix)]
+    for name in ["zero.bin", "zero.games"] {
+        let link = dir.join(name);
+        std::os::unix::fs::symlink("/dev/zero", &link).unwrap();
+        let (ok, err) = train(&["--data", link.to_str().unwrap(), "--out", other]);
+        assert!(!ok && err.contains("not a regular file"), "{err}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

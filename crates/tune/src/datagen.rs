@@ -100,7 +100,9 @@ pub struct Game {
 
 /// Reads the openings of an EPD book; unreadable lines are skipped with a count.
 pub fn load_book(path: &Path) -> Result<Vec<Position>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::files::read_regular_file(path, crate::files::ANY_SIZE)?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
     let mut positions = Vec::new();
     let mut bad = 0;
     for line in text.lines().map(str::trim) {

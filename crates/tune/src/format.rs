@@ -164,8 +164,18 @@ pub fn decode(r: &Record) -> Result<Sample, String> {
                 'r'
             }
             EN_PASSANT_PAWN => {
-                // The square the pawn passed over: behind it, from its own side.
-                ep = Some(if white { sq - 8 } else { sq + 8 });
+                // The square the pawn passed over: behind it, from its own side (none behind a
+                // pawn on its own back rank, which only a damaged record has).
+                let behind = if white {
+                    sq.checked_sub(8)
+                } else {
+                    Some(sq + 8)
+                };
+                ep = Some(
+                    behind
+                        .filter(|&s| s < 64)
+                        .ok_or("an en-passant pawn on a back rank")?,
+                );
                 'p'
             }
             k => PieceType::ALL[k as usize].to_char(),
@@ -206,10 +216,8 @@ pub fn decode(r: &Record) -> Result<Sample, String> {
     if castling.is_empty() {
         castling.push('-');
     }
-    let ep = match ep {
-        Some(sq) => Square::from_index(sq as u8)
-            .ok_or("en-passant square off the board")?
-            .to_string(),
+    let ep = match ep.and_then(|sq| Square::from_index(sq as u8)) {
+        Some(sq) => sq.to_string(),
         None => "-".to_string(),
     };
     let fullmove = u16::from_le_bytes([r[26], r[27]]);
@@ -233,9 +241,14 @@ pub struct Reader {
 }
 
 impl Reader {
+    /// Opens a regular file (a pipe or a device such as `/dev/zero` could block or never end).
     pub fn open(path: &Path) -> io::Result<Reader> {
+        let file = File::open(path)?;
+        if !file.metadata()?.is_file() {
+            return Err(io::Error::other("not a regular file"));
+        }
         Ok(Reader {
-            file: io::BufReader::with_capacity(1 << 20, File::open(path)?),
+            file: io::BufReader::with_capacity(1 << 20, file),
             torn_tail: 0,
         })
     }
@@ -333,6 +346,59 @@ mod tests {
                 pos.make_move(moves[rng.below(moves.len())]);
             }
         }
+    }
+
+    #[test]
+    fn an_en_passant_pawn_on_a_back_rank_is_an_error() {
+        // One piece on a1 (White's en-passant pawn) or h8 (Black's): nothing lies behind it.
+        for (square, code) in [(0, EN_PASSANT_PAWN), (63, 8 | EN_PASSANT_PAWN)] {
+            let mut r = [0u8; RECORD_SIZE];
+            r[0..8].copy_from_slice(&(1u64 << square).to_le_bytes());
+            r[8] = code;
+            let e = decode(&r).unwrap_err();
+            assert_eq!(e, "an en-passant pawn on a back rank");
+        }
+    }
+
+    #[test]
+    fn damaged_records_are_errors_not_panics() {
+        // Records of random bytes, and real ones with a few bytes changed: each decodes or is
+        // refused (run in a debug build too, where an arithmetic overflow would panic).
+        let mut rng = chess::rng::Rng::new(17);
+        let real = encode(
+            &Position::from_fen("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3")
+                .unwrap(),
+            35,
+            GameResult::WhiteWins,
+        )
+        .unwrap();
+        let (mut decoded, mut refused) = (0, 0);
+        for i in 0..200_000 {
+            let mut r = [0u8; RECORD_SIZE];
+            if i % 2 == 0 {
+                r.iter_mut().for_each(|b| *b = rng.next_u64() as u8);
+            } else {
+                r = real;
+                for _ in 0..1 + rng.below(3) {
+                    r[rng.below(RECORD_SIZE)] = rng.next_u64() as u8;
+                }
+            }
+            match decode(&r) {
+                Ok(sample) => {
+                    assert_eq!(sample.position.hash(), sample.position.hash_from_scratch());
+                    decoded += 1;
+                }
+                Err(_) => refused += 1,
+            }
+        }
+        assert!(decoded > 1000 && refused > 100_000, "{decoded} {refused}");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn the_reader_reads_only_regular_files() {
+        let e = Reader::open(Path::new("/dev/zero")).err().unwrap();
+        assert_eq!(e.to_string(), "not a regular file");
     }
 
     #[test]

@@ -152,7 +152,7 @@ pub fn scan(bytes: &[u8], mut visit: impl FnMut(&Ply)) -> Result<Scan, String> {
 /// # Errors
 /// The file cannot be read, or it is damaged.
 pub fn scan_file(path: &Path, visit: impl FnMut(&Ply)) -> Result<Scan, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::files::read_regular_file(path, crate::files::ANY_SIZE)?;
     scan(&bytes, visit).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -17,6 +17,7 @@
 //! ```
 
 pub mod datagen;
+pub mod files;
 pub mod format;
 pub mod games;
 pub mod pgn;

@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tune::{datagen, format, games, pgn, spsa, texel};
+use tune::{datagen, files, format, games, pgn, spsa, texel};
 
 /// The bigger opening book, where this machine has it, else the repository's.
 fn default_book() -> PathBuf {
@@ -277,12 +277,7 @@ fn datagen_cmd(a: DatagenArgs) -> Result<(), String> {
     let net = match &a.eval_file {
         None => None,
         Some(p) if p.as_os_str() == "embedded" => Some(engine::eval::nnue::embedded()),
-        Some(p) => {
-            let bytes = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-            let net = engine::eval::nnue::Network::from_bytes(&bytes)
-                .map_err(|e| format!("{}: {e}", p.display()))?;
-            Some(std::sync::Arc::new(net))
-        }
+        Some(p) => Some(std::sync::Arc::new(files::read_network(p)?)),
     };
     let config = datagen::Config {
         net,

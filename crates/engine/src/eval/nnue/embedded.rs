@@ -29,8 +29,47 @@ pub fn embedded() -> Arc<Network> {
 mod tests {
     use super::*;
 
+    use crate::eval::nnue::NnueEvaluator;
+    use chess::Position;
+
     #[test]
-    fn the_embedded_net_reads() {
-        assert!(Network::from_bytes(EMBEDDED_NET).is_ok());
+    fn the_embedded_net_reads_back_exactly() {
+        let net = Network::from_bytes(EMBEDDED_NET).unwrap();
+        // Every weight and the description as the file has them: written again, they give
+        // the file byte for byte.
+        assert_eq!(net.to_bytes(), EMBEDDED_NET);
+        assert!(
+            net.description.starts_with("cb2026 train"),
+            "{}",
+            net.description
+        );
+        // The shape nets/README.md gives for the current net.
+        let readme = include_str!("../../../nets/README.md");
+        let current = readme
+            .lines()
+            .find(|l| l.starts_with("## The current net"))
+            .unwrap();
+        let shape = format!("768 → {}×2", net.hidden);
+        assert!(current.contains(&shape), "{current}: not {shape}");
+        assert!(current.contains(net.activation.name()), "{current}");
+    }
+
+    #[test]
+    fn the_embedded_net_knows_a_queen_from_nothing() {
+        let mut eval = NnueEvaluator::new(embedded());
+        let mut score = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            eval.reset(&pos);
+            eval.evaluate(&pos, 0)
+        };
+        let start = score(chess::STARTPOS);
+        assert!(start.abs() < 100, "the start position: {start}");
+        // Black without its queen, with White and then Black to move.
+        let up = score("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let down = score("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1");
+        assert!(
+            up > 500 && down < -500,
+            "a queen up: {up}, a queen down: {down}"
+        );
     }
 }

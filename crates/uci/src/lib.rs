@@ -3,6 +3,7 @@
 //! Web Worker, so both speak one protocol from one copy of the code.
 
 mod go;
+pub mod input;
 mod options;
 pub mod output;
 mod session;

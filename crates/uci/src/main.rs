@@ -2,9 +2,20 @@
 //! (`cb2026 bench`, `cb2026 perft 6`, `cb2026 spsa`...). `cb2026 --technique-options` is the
 //! engine with every technique listed as a UCI option, for match runners.
 
-use std::io::BufRead;
 use std::sync::mpsc;
 use uci::Session;
+use uci::input::{MAX_LINE_BYTES, Read, read_line};
+
+/// What the input thread hands the session.
+enum Input {
+    Line(String),
+    /// A line past [`MAX_LINE_BYTES`], skipped.
+    TooLong,
+}
+
+/// Lines read ahead of the session: with each at most [`MAX_LINE_BYTES`], what waits in the
+/// channel is bounded too (the session takes a line in microseconds, so this is no delay).
+const LINES_AHEAD: usize = 16;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,31 +36,32 @@ fn main() {
     }
     // ANCHOR: input_thread
     // Input has its own thread, so commands are read while a search runs.
-    let (lines, commands) = mpsc::channel::<String>();
+    let (lines, commands) = mpsc::sync_channel::<Input>(LINES_AHEAD);
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         let mut buffer = Vec::new();
         loop {
-            buffer.clear();
-            match input.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => break,
+            let line = match read_line(&mut input, &mut buffer, MAX_LINE_BYTES) {
+                Read::End => break,
+                Read::TooLong => Input::TooLong,
                 // Bytes that aren't UTF-8 become U+FFFD: garbage in is an error message, not a crash.
-                Ok(_) => {
-                    if lines
-                        .send(String::from_utf8_lossy(&buffer).into_owned())
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
+                Read::Line => Input::Line(String::from_utf8_lossy(&buffer).into_owned()),
+            };
+            if lines.send(line).is_err() {
+                break;
             }
         }
     });
-    for line in commands {
-        if !session.execute(&line) {
-            // `quit`: any search was stopped.
-            return;
+    for input in commands {
+        match input {
+            Input::Line(line) => {
+                if !session.execute(&line) {
+                    // `quit`: any search was stopped.
+                    return;
+                }
+            }
+            Input::TooLong => session.line_too_long(MAX_LINE_BYTES),
         }
     }
     // End of input: finish what ends by itself, stop what would not.

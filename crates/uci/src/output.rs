@@ -1,5 +1,6 @@
-//! Writing to the GUI. A closed stdout (the GUI went away, or `cb2026 bench | head`) ends the
-//! engine quietly instead of panicking.
+//! Writing to the GUI, and the session's error lines. A closed
+//! stdout (the GUI went away, or `cb2026 bench | head`) ends the engine quietly instead of
+//! panicking.
 //!
 //! A thread may instead hand its output to a sink ([`set_sink`]): the browser build has no
 //! stdout, and drives the session on one thread, so everything the session says there goes to
@@ -83,3 +84,58 @@ macro_rules! say {
     };
 }
 pub(crate) use say;
+
+// ANCHOR: error
+/// Says that a command could not be carried out: one line, and nothing else changes.
+pub fn error(message: impl std::fmt::Display) {
+    say!("info string error: {}", clip(&message.to_string()));
+}
+// ANCHOR_END: error
+
+/// The longest word an error message repeats whole: a bad token is echoed so the user sees what
+/// was refused, but a megabyte of garbage comes back as its first 40 characters and an ellipsis.
+const ECHO_WORD_CHARS: usize = 40;
+/// The longest error message: twenty thousand short words come back as their first few dozen.
+/// The longest message written here (a usage line with a clipped word in it) is under 200.
+pub const ERROR_CHARS: usize = 240;
+
+/// `message` with each word cut to [`ECHO_WORD_CHARS`] and the whole to [`ERROR_CHARS`].
+fn clip(message: &str) -> String {
+    let mut clipped = String::new();
+    let mut chars = 0;
+    for (i, word) in message.split(' ').enumerate() {
+        if i > 0 {
+            clipped.push(' ');
+            chars += 1;
+        }
+        if word.chars().nth(ECHO_WORD_CHARS).is_some() {
+            clipped.extend(word.chars().take(ECHO_WORD_CHARS));
+            clipped.push_str("...");
+            chars += ECHO_WORD_CHARS + 3;
+        } else {
+            clipped.push_str(word);
+            chars += word.chars().count();
+        }
+        if chars > ERROR_CHARS {
+            let cut: String = clipped.chars().take(ERROR_CHARS).collect();
+            return cut + "...";
+        }
+    }
+    clipped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_clipped_word_by_word_and_as_a_whole() {
+        assert_eq!(clip("go: unknown argument 'x'"), "go: unknown argument 'x'");
+        let huge = format!("bad '{}' here", "x".repeat(1000));
+        assert_eq!(clip(&huge), format!("bad '{}... here", "x".repeat(39)));
+        let many = format!("setoption: {}", "ab ".repeat(20_000));
+        let clipped = clip(&many);
+        assert_eq!(clipped.chars().count(), ERROR_CHARS + 3);
+        assert!(clipped.starts_with("setoption: ab ab") && clipped.ends_with("..."));
+    }
+}

@@ -5,7 +5,7 @@
 
 use crate::go::{Go, parse_go, parse_position};
 use crate::options::{self, Options};
-use crate::output::say;
+use crate::output::{error, say};
 use crate::tree::Format;
 use chess::rng::Rng;
 use chess::{CastlingMode, Position, divide};
@@ -56,32 +56,6 @@ pub struct Session {
     synchronous: bool,
     /// UCI's `debug on`: each timed `go` says what the time manager allots (chapter 11).
     debug: bool,
-}
-
-// ANCHOR: error
-fn error(message: impl std::fmt::Display) {
-    say!("info string error: {}", clip_words(&message.to_string()));
-}
-// ANCHOR_END: error
-
-/// The longest word an error message repeats whole: a bad token is echoed so the user sees what
-/// was refused, but a megabyte of garbage comes back as its first 40 characters and an ellipsis.
-const ECHO_CHARS: usize = 40;
-
-fn clip_words(message: &str) -> String {
-    let mut clipped = String::with_capacity(message.len().min(400));
-    for (i, word) in message.split(' ').enumerate() {
-        if i > 0 {
-            clipped.push(' ');
-        }
-        if word.chars().count() > ECHO_CHARS {
-            clipped.extend(word.chars().take(ECHO_CHARS));
-            clipped.push_str("...");
-        } else {
-            clipped.push_str(word);
-        }
-    }
-    clipped
 }
 
 /// A net file's bytes. Only a regular file is read (a pipe or a device such as `/dev/zero` could
@@ -213,6 +187,11 @@ impl Session {
         signals.stop.store(true, Ordering::Relaxed);
         signals.pondering.store(false, Ordering::Relaxed);
         self.wait();
+    }
+
+    /// A line past `limit` bytes was skipped.
+    pub fn line_too_long(&self, limit: usize) {
+        error(format!("a line longer than {limit} bytes: ignored"));
     }
 
     /// Runs one command line; returns false when the engine should quit.

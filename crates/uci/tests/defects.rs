@@ -5,6 +5,8 @@ mod common;
 
 use common::Engine;
 use std::time::{Duration, Instant};
+use uci::input::MAX_LINE_BYTES;
+use uci::output::ERROR_CHARS;
 
 const SECOND: Duration = Duration::from_secs(1);
 
@@ -96,32 +98,6 @@ fn a_large_hash_table_is_ready_at_once() {
 }
 
 #[test]
-fn error_messages_cut_a_huge_token() {
-    let mut e = Engine::start();
-    let token = "x".repeat(1 << 20);
-    for command in [
-        "go",
-        "position startpos moves",
-        "setoption name Hash value",
-        "set killers",
-        "",
-    ] {
-        e.send(&format!("{command} {token}"));
-        let reply = e.until("info string error", 5 * SECOND);
-        assert!(
-            reply[0].len() < 200,
-            "{command}: {} characters",
-            reply[0].len()
-        );
-        assert!(
-            reply[0].contains(&"x".repeat(39)),
-            "{command}: {}",
-            reply[0]
-        );
-    }
-}
-
-#[test]
 fn impossible_positions_and_empty_limits_are_refused_and_names_read_in_any_case() {
     let mut e = Engine::start();
     for line in [
@@ -142,6 +118,87 @@ fn impossible_positions_and_empty_limits_are_refused_and_names_read_in_any_case(
     e.until("info string killers = off", 5 * SECOND);
     e.send("setoption name KILLERS value true");
     e.is_ready();
+}
+
+#[test]
+fn error_messages_cut_a_huge_token_and_a_flood_of_words() {
+    let mut e = Engine::start();
+    // Nearly a mebibyte: the line, command and all, stays within the limit and is read.
+    let token = "x".repeat(MAX_LINE_BYTES - 100);
+    for command in [
+        "go",
+        "position startpos moves",
+        "setoption name Hash value",
+        "set killers",
+        "",
+    ] {
+        e.send(&format!("{command} {token}"));
+        let reply = e.until("info string error", 5 * SECOND);
+        assert!(
+            reply[0].len() < 200,
+            "{command}: {} characters",
+            reply[0].len()
+        );
+        assert!(
+            reply[0].contains(&"x".repeat(39)),
+            "{command}: {}",
+            reply[0]
+        );
+    }
+    // Twenty thousand short words: the whole message is cut, not only long words.
+    let longest = "info string error: ".len() + ERROR_CHARS + "...".len();
+    for command in ["setoption name", "debug"] {
+        e.send(&format!("{command}{}", " ab".repeat(20_000)));
+        let reply = e.until("info string error", 5 * SECOND);
+        assert_eq!(reply.len(), 1, "{command}: {reply:?}");
+        assert!(
+            reply[0].chars().count() <= longest && reply[0].contains("ab"),
+            "{command}: {} characters",
+            reply[0].len()
+        );
+    }
+}
+
+#[test]
+fn a_line_past_the_limit_is_skipped_with_one_error_and_memory_stays_bounded() {
+    let mut e = Engine::start();
+    e.is_ready();
+    let peak_before = e.memory_kb("VmHWM");
+    // 64 MiB without a newline, then the newline.
+    let mebibyte = vec![b'x'; 1 << 20];
+    for _ in 0..64 {
+        e.send_raw(&mebibyte);
+    }
+    e.send("");
+    let reply = e.until("info string error", 30 * SECOND);
+    assert_eq!(reply.len(), 1, "{reply:?}");
+    assert!(
+        reply[0].contains(&format!("longer than {MAX_LINE_BYTES} bytes")),
+        "{reply:?}"
+    );
+    e.is_ready();
+    assert!(e.drain(SECOND / 5).is_empty(), "one error line");
+    // What the reader holds is bounded by the limit, not by the line: an unbounded reader kept
+    // the 64 MiB line and a copy of it. 16 MiB is room for the limit's buffer, the lines read
+    // ahead and the allocator's slack.
+    match (peak_before, e.memory_kb("VmHWM")) {
+        (Some(before), Some(after)) => assert!(
+            after < before + 16 * 1024,
+            "peak memory {before} kB before, {after} kB after"
+        ),
+        _ => eprintln!("SKIPPED the memory check: no /proc/PID/status here"),
+    }
+    // A line of exactly the limit is read (an unknown command), one byte more is not.
+    e.send(&"y".repeat(MAX_LINE_BYTES));
+    let reply = e.until("info string error", 10 * SECOND);
+    assert!(reply[0].contains("unknown command 'yyy"), "{reply:?}");
+    e.send(&"y".repeat(MAX_LINE_BYTES + 1));
+    let reply = e.until("info string error", 10 * SECOND);
+    assert!(reply[0].contains("longer than"), "{reply:?}");
+    // And the engine plays on.
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    e.until("bestmove", 20 * SECOND);
 }
 
 #[test]

@@ -7,9 +7,21 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// cb2026 started with `args`, its standard input and output piped.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_cb2026"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start cb2026")
+}
+
 pub struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed (see [`Engine::close_input`]).
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -20,13 +32,7 @@ impl Engine {
 
     /// The engine started with these command-line arguments.
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cb2026"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start cb2026");
+        let mut child = spawn(args);
         let stdin = child.stdin.take().expect("stdin");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, lines) = channel();
@@ -40,20 +46,52 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
+    fn input(&mut self) -> &mut ChildStdin {
+        self.stdin.as_mut().expect("the engine's input is open")
+    }
+
     pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to cb2026");
-        self.stdin.flush().expect("flush");
+        let stdin = self.input();
+        writeln!(stdin, "{line}").expect("write to cb2026");
+        stdin.flush().expect("flush");
     }
 
     pub fn send_bytes(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).expect("write to cb2026");
-        self.stdin.write_all(b"\n").expect("write to cb2026");
-        self.stdin.flush().expect("flush");
+        let stdin = self.input();
+        stdin.write_all(bytes).expect("write to cb2026");
+        stdin.write_all(b"\n").expect("write to cb2026");
+        stdin.flush().expect("flush");
+    }
+
+    /// Writes `bytes` as they are, with no newline.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.input();
+        stdin.write_all(bytes).expect("write to cb2026");
+        stdin.flush().expect("flush");
+    }
+
+    /// Closes the engine's standard input: end of input, as when a GUI goes away.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A field of the engine's `/proc/PID/status` in kB (`VmRSS`, `VmHWM`...): Linux only.
+    pub fn memory_kb(&self, field: &str) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let line = status
+            .lines()
+            .find(|l| l.starts_with(&format!("{field}:")))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// The next line, if one comes within `timeout`.

@@ -2,7 +2,8 @@
 //! (`cb2026 bench`, `cb2026 perft 6`, `cb2026 spsa`...). `cb2026 --technique-options` is the
 //! engine with every technique listed as a UCI option, for match runners.
 
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 use uci::Session;
 use uci::input::{MAX_LINE_BYTES, Read, read_line};
 
@@ -17,6 +18,9 @@ enum Input {
 /// channel is bounded too (the session takes a line in microseconds, so this is no delay).
 const LINES_AHEAD: usize = 16;
 
+/// How often the session looks whether the search that commands wait for has ended.
+const WAITING_POLL: Duration = Duration::from_millis(1);
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // `--technique-options` (for match runners and scripts): list every technique as a UCI
@@ -25,8 +29,9 @@ fn main() {
     if technique_options {
         args.remove(0);
     }
-    let mut session = Session::new(technique_options);
     if !args.is_empty() {
+        // One command: nothing can stop it, so a search given here needs a limit.
+        let mut session = Session::without_input(technique_options);
         session.execute(&args.join(" "));
         session.wait();
         if session.failed() {
@@ -34,6 +39,7 @@ fn main() {
         }
         return;
     }
+    let mut session = Session::new(technique_options);
     // ANCHOR: input_thread
     // Input has its own thread, so commands are read while a search runs.
     let (lines, commands) = mpsc::sync_channel::<Input>(LINES_AHEAD);
@@ -53,11 +59,27 @@ fn main() {
             }
         }
     });
-    for input in commands {
+    loop {
+        // Commands that came during a search wait for it: look now and then whether it ended.
+        let input = if session.has_waiting() {
+            match commands.recv_timeout(WAITING_POLL) {
+                Ok(input) => input,
+                Err(RecvTimeoutError::Timeout) => {
+                    session.run_waiting();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            match commands.recv() {
+                Ok(input) => input,
+                Err(_) => break,
+            }
+        };
         match input {
             Input::Line(line) => {
                 if !session.execute(&line) {
-                    // `quit`: any search was stopped.
+                    // `quit`: every search was stopped and answered.
                     return;
                 }
             }

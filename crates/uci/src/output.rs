@@ -1,4 +1,4 @@
-//! Writing to the GUI, and the session's error lines. A closed
+//! Writing to the GUI, and the lines the session writes: `info`, `bestmove`, errors. A closed
 //! stdout (the GUI went away, or `cb2026 bench | head`) ends the engine quietly instead of
 //! panicking.
 //!
@@ -6,6 +6,10 @@
 //! stdout, and drives the session on one thread, so everything the session says there goes to
 //! the sink and on to the page.
 
+use chess::Move;
+use engine::clock::Instant;
+use engine::score::UciScore;
+use engine::{Bound, Info};
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -122,6 +126,49 @@ fn clip(message: &str) -> String {
         }
     }
     clipped
+}
+
+/// An `info` line in UCI's format; with `wdl_move` (`UCI_ShowWDL`, the root's move number) the
+/// score's win/draw/loss chances too.
+pub fn info_line(info: &Info, chess960: bool, start: Instant, wdl_move: Option<u32>) -> String {
+    let score = UciScore::from_score(info.score);
+    let mut bound = match info.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    }
+    .to_string();
+    if let Some(fullmove) = wdl_move {
+        let [w, d, l] = engine::wdl::wdl(info.score, fullmove);
+        bound.push_str(&format!(" wdl {w} {d} {l}"));
+    }
+    let millis = start.elapsed().as_millis().max(info.time.as_millis());
+    let nps = (info.nodes as f64 / (millis.max(1) as f64 / 1000.0)) as u64;
+    let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(chess960)).collect();
+    format!(
+        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {millis} pv {}",
+        info.depth,
+        info.seldepth,
+        info.multipv,
+        info.nodes,
+        info.hashfull,
+        info.tbhits,
+        pv.join(" ")
+    )
+}
+
+/// `bestmove`: the move, and the reply to ponder on if there is one; `0000` (the null move, which
+/// GUIs accept) when there is no legal move.
+pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>, chess960: bool) -> String {
+    match (best, ponder) {
+        (Some(best), Some(ponder)) => format!(
+            "bestmove {} ponder {}",
+            best.to_uci(chess960),
+            ponder.to_uci(chess960)
+        ),
+        (Some(best), None) => format!("bestmove {}", best.to_uci(chess960)),
+        (None, _) => "bestmove 0000".to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -2,27 +2,33 @@
 //! own thread while this one keeps reading commands (so `stop` and `isready` are answered at once).
 //! A synchronous session ([`Session::synchronous`], for the browser) runs each job to its end
 //! before the next command instead.
+//!
+//! Every `go` gets exactly one `bestmove`: a `go` with arguments that can't be read searches with
+//! those that can, one that fails to start is answered at once, and one sent while a search runs
+//! waits for that search (see [`Session::execute`]).
 
-use crate::go::{Go, parse_go, parse_position};
+use crate::go::{Go, MAX_PERFT_DEPTH, parse_go, parse_position};
 use crate::options::{self, Options};
-use crate::output::{error, say};
+use crate::output::{bestmove_line, error, info_line, say};
 use crate::tree::Format;
 use chess::rng::Rng;
-use chess::{CastlingMode, Position, divide};
+use chess::{CastlingMode, Color, Position, divide};
 use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::clock::{Instant, SystemTime, UNIX_EPOCH};
 use engine::eval::nnue::{self, Network};
-use engine::score::UciScore;
 use engine::strength::{self, Lines, Strength};
 use engine::tablebase::{Probing, Tablebases};
 use engine::techniques::parse_switch;
+use engine::time::Limits;
 use engine::tree::TreeRequest;
 use engine::{
-    Bound, Evaluator, HceEvaluator, Info, Notes, Params, SearchOptions, TECHNIQUES, Techniques,
+    Evaluator, HceEvaluator, Notes, Params, SearchOptions, SearchResult, TECHNIQUES, Techniques,
     ThreadPool, TranspositionTable, Workers,
 };
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 pub struct Session {
     position: Position,
@@ -45,8 +51,12 @@ pub struct Session {
     /// finished, and a command that follows `bestmove` at once must not be refused.
     answered: Arc<AtomicBool>,
     last_notes: Notes,
-    /// The running job ends only when told to (`go infinite`, `go ponder`).
+    /// The running job ends only when told to (`go infinite`, `go ponder`, a `go` without a
+    /// limit).
     endless: bool,
+    /// Commands that came while a search ran, and wait for it to end, in order (see
+    /// [`Session::execute`]).
+    waiting: VecDeque<Waiting>,
     /// List every technique as a UCI option (`cb2026 --technique-options`, for match runners);
     /// otherwise a GUI's settings dialog shows only what a player sets.
     technique_options: bool,
@@ -54,6 +64,9 @@ pub struct Session {
     failed: Arc<AtomicBool>,
     /// Jobs run to their end inside `execute` (see [`Session::synchronous`]).
     synchronous: bool,
+    /// No `stop` can come (a synchronous session, or one command from the command line): a
+    /// search needs a limit.
+    needs_limit: bool,
     /// UCI's `debug on`: each timed `go` says what the time manager allots (chapter 11).
     debug: bool,
 }
@@ -95,20 +108,63 @@ fn split_setoption(args: &[&str]) -> Result<(String, String), String> {
     Ok((name, value))
 }
 
+/// A command that came while a search ran and waits for it to end.
+struct Waiting {
+    line: String,
+    /// A `stop` came after it: a job it starts is stopped at once (and so answered at once).
+    stopped: bool,
+}
+
+/// The most commands that wait for a search (each a line of at most [`crate::input::MAX_LINE_BYTES`]).
+/// A GUI sends one or two by mistake; one that sends more without a `stop` gets the search
+/// stopped, as if it had sent `stop`, so that memory stays bounded and no `go` is dropped.
+const MAX_WAITING: usize = 64;
+
+/// How a command meets a running search.
+#[derive(PartialEq)]
+enum Timing {
+    /// Carried out at once, even during a search, and never kept waiting: UCI's `isready`,
+    /// `stop`, `ponderhit` and `quit` must reach the engine while it searches.
+    AtOnce,
+    /// Carried out at once during a search, unless commands already wait (then after them).
+    Alongside,
+    /// Needs the search state, which a running search holds: waits for the search to end.
+    WhenIdle,
+}
+
+// ANCHOR: needs_idle
+fn timing(command: &str) -> Timing {
+    match command {
+        "isready" | "stop" | "ponderhit" | "quit" => Timing::AtOnce,
+        "go" | "ucinewgame" | "setoption" | "set" | "bench" | "perft" | "stats"
+        | "chapter-table" | "tree" => Timing::WhenIdle,
+        _ => Timing::Alongside,
+    }
+}
+// ANCHOR_END: needs_idle
+
 impl Session {
     pub fn new(technique_options: bool) -> Session {
-        Session::build(technique_options, false)
+        Session::build(technique_options, false, false)
     }
 
     /// A session for a host without threads (the browser build, in a Web Worker): each search,
     /// `perft`, `bench` or `tree` runs to its end on the caller's thread before `execute`
     /// returns. Nothing can stop a job meanwhile, so a `go` needs a limit (`depth`, `nodes`,
-    /// `movetime` or a clock): `go infinite`, `go ponder` and a bare `go` are refused.
+    /// `movetime` or the clock of the side to move): `go infinite`, `go ponder` and a bare `go`
+    /// are refused.
     pub fn synchronous(technique_options: bool) -> Session {
-        Session::build(technique_options, true)
+        Session::build(technique_options, true, true)
     }
 
-    fn build(technique_options: bool, synchronous: bool) -> Session {
+    /// A session for one command given on the command line (`cb2026 go depth 10`): jobs run on
+    /// the search thread as in [`Session::new`], but no `stop` can come, so a `go` needs a limit
+    /// as in [`Session::synchronous`], and one without is refused (a failure, for the exit status).
+    pub fn without_input(technique_options: bool) -> Session {
+        Session::build(technique_options, false, true)
+    }
+
+    fn build(technique_options: bool, synchronous: bool, needs_limit: bool) -> Session {
         let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
         let net = nnue::embedded();
         let mut pool = ThreadPool::with_network(tt, net.clone());
@@ -130,14 +186,17 @@ impl Session {
             answered: Arc::new(AtomicBool::new(false)),
             last_notes: Notes::default(),
             endless: false,
+            waiting: VecDeque::new(),
             technique_options,
             failed: Arc::new(AtomicBool::new(false)),
             synchronous,
+            needs_limit,
             debug: false,
         }
     }
 
-    /// Whether a command failed (so far only `tree` says so), for the exit status.
+    /// Whether a command failed (so far only `tree` and a refused `go` say so), for the exit
+    /// status.
     pub fn failed(&self) -> bool {
         self.failed.load(Ordering::Relaxed)
     }
@@ -160,7 +219,10 @@ impl Session {
     /// Waits for the search thread's job (if any) and takes the workers back.
     pub fn wait(&mut self) {
         let running = self.pool.main().is_none();
-        // A job that panicked (a bug) leaves a fresh pool rather than a dead engine.
+        // The pool reports a search thread that died instead of handing the workers back. Only a
+        // build that unwinds gets here (a debug build, `cargo test`): the release profile has
+        // `panic = "abort"`, where a panic ends the process. Kept, so that such a build says so
+        // and goes on with fresh workers rather than wait forever.
         if let Err(e) = self.pool.wait() {
             error(e);
         } else if running {
@@ -172,21 +234,59 @@ impl Session {
 
     /// The end of input: a job that ends by itself (a search with a limit, `bench`, `perft`)
     /// is waited for, so that `echo bench | cb2026` prints its result; one that would never
-    /// end (`go infinite`, pondering) is stopped.
+    /// end (`go infinite`, pondering, a `go` without a limit) is stopped. Commands that wait
+    /// for a search run after it, in the same way.
     pub fn end_of_input(&mut self) {
-        if self.endless {
-            self.stop();
-        } else {
-            self.wait();
+        loop {
+            if self.endless {
+                self.stop_job();
+            } else {
+                self.wait();
+            }
+            if self.waiting.is_empty() {
+                return;
+            }
+            self.run_waiting();
         }
     }
 
-    /// Stops any search and waits for it.
-    pub fn stop(&mut self) {
+    /// Stops the running job (if any) and waits for it; the commands waiting stay.
+    fn stop_job(&mut self) {
         let signals = self.pool.signals();
         signals.stop.store(true, Ordering::Relaxed);
         signals.pondering.store(false, Ordering::Relaxed);
         self.wait();
+    }
+
+    /// `stop`: stops the running search and every job of the commands waiting for it (each `go`
+    /// among them is answered at once), carries out those commands in order, and returns when
+    /// every search has sent its `bestmove`.
+    pub fn stop(&mut self) {
+        for waiting in &mut self.waiting {
+            waiting.stopped = true;
+        }
+        self.stop_job();
+        self.run_waiting();
+        self.stop_job();
+    }
+
+    /// Whether commands wait for the running search to end (then [`Session::run_waiting`]
+    /// should be called now and then).
+    pub fn has_waiting(&self) -> bool {
+        !self.waiting.is_empty()
+    }
+
+    /// Carries out the commands that wait, in order, as long as no search runs.
+    pub fn run_waiting(&mut self) {
+        while !self.searching() {
+            let Some(waiting) = self.waiting.pop_front() else {
+                return;
+            };
+            self.run(&waiting.line);
+            if waiting.stopped {
+                self.pool.signals().stop.store(true, Ordering::Relaxed);
+            }
+        }
     }
 
     /// A line past `limit` bytes was skipped.
@@ -195,32 +295,43 @@ impl Session {
     }
 
     /// Runs one command line; returns false when the engine should quit.
+    ///
+    /// `isready`, `stop`, `ponderhit` and `quit` are carried out at once. A command that needs
+    /// the search state (`go`, `setoption`...) waits while a search runs, and so does every
+    /// command after it, so that they run in the order sent: a `go` sent during a search is
+    /// answered after it, in the position it was sent in.
     pub fn execute(&mut self, line: &str) -> bool {
+        let Some(command) = line.split_whitespace().next() else {
+            return true;
+        };
+        let timing = timing(command);
+        if timing != Timing::AtOnce
+            && (!self.waiting.is_empty() || timing == Timing::WhenIdle && self.searching())
+        {
+            self.waiting.push_back(Waiting {
+                line: line.to_string(),
+                stopped: false,
+            });
+            if self.waiting.len() > MAX_WAITING {
+                error(format!(
+                    "more than {MAX_WAITING} commands wait for the search: it is stopped"
+                ));
+                self.stop();
+            }
+            return true;
+        }
+        self.run(line)
+    }
+
+    /// Carries out one command line now; false for `quit`.
+    fn run(&mut self, line: &str) -> bool {
         let words: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = words.split_first() else {
             return true;
         };
-        // ANCHOR: needs_idle
-        // Commands that change the search state wait for a finished search to hand it back.
-        let needs_idle = matches!(
-            command,
-            "go" | "ucinewgame"
-                | "setoption"
-                | "set"
-                | "bench"
-                | "perft"
-                | "stats"
-                | "chapter-table"
-                | "tree"
-        );
-        if needs_idle && self.searching() {
-            error(format!("'{command}' while searching: send 'stop' first"));
-            return true;
-        }
-        if needs_idle {
+        if timing(command) == Timing::WhenIdle {
             self.wait();
         }
-        // ANCHOR_END: needs_idle
         match command {
             "uci" => self.uci(),
             "isready" => say!("readyok"),
@@ -389,7 +500,12 @@ impl Session {
     fn go(&mut self, args: &[&str]) {
         let go_received = Instant::now();
         let limits = match parse_go(args, &self.position) {
-            Ok(Go::Search(limits)) => limits,
+            Ok(Go::Search { limits, errors }) => {
+                if !errors.is_empty() {
+                    error(format!("go: {}", errors.join("; ")));
+                }
+                limits
+            }
             Ok(Go::Perft(depth)) => {
                 let position = self.position.clone();
                 self.perft(position, depth);
@@ -400,25 +516,7 @@ impl Session {
                 return;
             }
         };
-        let endless = limits.infinite || limits.ponder;
-        let limited = limits.depth.is_some() || limits.nodes.is_some() || limits.is_timed();
-        if self.synchronous && (endless || !limited) {
-            error(
-                "go: this session runs each search to its end and cannot be stopped: give it depth, nodes, movetime or a clock",
-            );
-            return;
-        }
-        if self.debug {
-            self.say_time_limits(&limits);
-        }
         let (mut techniques, params) = (self.techniques.clone(), self.params);
-        self.pool
-            .signals()
-            .pondering
-            .store(limits.ponder, Ordering::Relaxed);
-        let answered = self.answered.clone();
-        let position = self.position.clone();
-        let history = self.history.clone();
         let chess960 = self.options.chess960;
         // The win/draw/loss model reads the move number of the position searched.
         let wdl_move = self
@@ -448,39 +546,62 @@ impl Session {
         self.choice_seed = self.choice_seed.wrapping_add(1);
         let mut rng = Rng::new(self.choice_seed ^ self.position.hash());
         // ANCHOR_END: limit_strength
+        let endless = !ends_by_itself(&limits, &self.position);
+        if self.needs_limit && endless {
+            self.failed.store(true, Ordering::Relaxed);
+            error(
+                "go: nothing can stop a search here: give it depth, nodes, movetime or the clock of the side to move",
+            );
+            return;
+        }
+        if self.debug {
+            self.say_time_limits(&limits);
+        }
+        self.pool
+            .signals()
+            .pondering
+            .store(limits.ponder, Ordering::Relaxed);
+        // Should the job not start, the answer is a legal move all the same.
+        let fallback = fallback_move(&self.position, &limits);
+        let request = SearchRequest {
+            position: self.position.clone(),
+            history: self.history.clone(),
+            limits,
+            options,
+            techniques,
+            params,
+        };
+        let answered = self.answered.clone();
+        let signals = self.pool.signals().clone();
         // ANCHOR: search_thread
         let job = Box::new(move |workers: &mut Workers| {
-            workers.main.techniques = techniques;
-            workers.main.params = params;
             let mut lines = Lines::default();
-            let mut result = workers.search(&position, &history, &limits, &options, &mut |info| {
+            let mut result = run_search(workers, &request, &mut |info| {
                 say!("{}", info_line(info, chess960, go_received, wdl_move));
                 lines.record(info);
             });
             if let Some((mv, ponder)) = strength.and_then(|s| lines.choose(s, &mut rng)) {
                 (result.best_move, result.ponder_move) = (Some(mv), ponder);
             }
-            answered.store(true, Ordering::Relaxed);
-            match result.best_move {
-                Some(best) => match result.ponder_move {
-                    Some(ponder) => say!(
-                        "bestmove {} ponder {}",
-                        best.to_uci(chess960),
-                        ponder.to_uci(chess960)
-                    ),
-                    None => say!("bestmove {}", best.to_uci(chess960)),
-                },
-                None => say!("bestmove 0000"),
+            let limits = &request.limits;
+            if result.best_move.is_none() && (limits.infinite || limits.ponder) {
+                // UCI: such a search ends only at `stop` (or `ponderhit`), even with no move.
+                wait_for_stop(&signals.stop, &signals.pondering, limits.infinite);
             }
+            answered.store(true, Ordering::Relaxed);
+            say!(
+                "{}",
+                bestmove_line(result.best_move, result.ponder_move, chess960)
+            );
         });
         // ANCHOR_END: search_thread
-        self.start_job(job);
-        self.endless = endless;
+        if self.start_job(job) {
+            self.endless = endless;
+        } else {
+            say!("{}", bestmove_line(fallback, None, chess960));
+        }
     }
 
-    /// Runs `job` on the search thread: a search, `go perft`, `perft` or `bench`, so that the
-    /// input thread goes on answering `isready` and `stop` reaches the job (in a synchronous
-    /// session: here, to its end).
     // ANCHOR: say_time_limits
     /// `debug on`: what the time manager allots to this `go` (the search draws the same limits
     /// from the same clock), so that a user can see the effect of `Move Overhead` or `movestogo`.
@@ -499,19 +620,25 @@ impl Session {
     }
     // ANCHOR_END: say_time_limits
 
-    fn start_job(&mut self, job: engine::threads::Job<engine::Evaluation>) {
+    /// Runs `job` on the search thread: a search, `go perft`, `perft` or `bench`, so that the
+    /// input thread goes on answering `isready` and `stop` reaches the job (in a synchronous
+    /// session: here, to its end). False, with an error said, if it could not be started.
+    fn start_job(&mut self, job: engine::threads::Job<engine::Evaluation>) -> bool {
         self.endless = false;
         self.pool.signals().stop.store(false, Ordering::Relaxed);
         self.answered.store(false, Ordering::Relaxed);
         if let Err(e) = self.pool.start(job) {
             error(e);
-        } else if self.synchronous {
+            return false;
+        }
+        if self.synchronous {
             // The job is done and its workers are back: keep its counters for `stats`, as
             // `wait` does when a job on the search thread ends.
             if let Some(main) = self.pool.main() {
                 self.last_notes = main.notes.clone();
             }
         }
+        true
     }
 
     /// `ucinewgame` and `Clear Hash`: the table emptied in place by every search thread's share
@@ -640,9 +767,11 @@ impl Session {
         let Some(depth) = args
             .first()
             .and_then(|d| d.parse::<u32>().ok())
-            .filter(|&d| d <= 20)
+            .filter(|&d| d <= MAX_PERFT_DEPTH)
         else {
-            error("usage: perft DEPTH [FEN] (depth 0 to 20)");
+            error(format!(
+                "usage: perft DEPTH [FEN] (depth 0 to {MAX_PERFT_DEPTH})"
+            ));
             return;
         };
         let position = if args.len() > 1 {
@@ -664,6 +793,7 @@ impl Session {
         let chess960 = self.options.chess960;
         let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
+        // An error if it can't start: `perft` owes no answer.
         self.start_job(Box::new(move |_| {
             let start = Instant::now();
             let total = divide(&position, depth, &signals.stop, |mv, nodes| {
@@ -698,6 +828,7 @@ impl Session {
         let answered = self.answered.clone();
         // On the search thread like a search: `isready` is answered meanwhile, `stop` ends it.
         // One thread, whatever `Threads` says: the node count is the search's fingerprint.
+        // An error if it can't start: `bench` owes no answer.
         self.start_job(Box::new(move |workers: &mut Workers| {
             let report =
                 bench::run_with_signals(BENCH_POSITIONS, depth, &techniques, &params, net, signals);
@@ -759,7 +890,7 @@ impl Session {
         let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
         let failed = self.failed.clone();
-        self.start_job(Box::new(move |workers: &mut Workers| {
+        let started = self.start_job(Box::new(move |workers: &mut Workers| {
             let tree = engine::tree::record(&request, net, signals);
             answered.store(true, Ordering::Relaxed);
             workers.main.notes = tree.counters.clone();
@@ -802,6 +933,9 @@ impl Session {
                 }
             }
         }));
+        if !started {
+            self.failed.store(true, Ordering::Relaxed);
+        }
     }
 
     fn chapter_table(&mut self, args: &[&str]) {
@@ -827,6 +961,69 @@ impl Session {
     }
 }
 
+/// What a `go` hands the search thread.
+struct SearchRequest {
+    position: Position,
+    /// Hashes of the positions before `position` in the game.
+    history: Vec<u64>,
+    limits: Limits,
+    options: SearchOptions,
+    techniques: Techniques,
+    params: Params,
+}
+
+/// The search of a `go`, on every thread of the pool, reporting each line to `report`: the one
+/// place a `go` calls into the workers.
+fn run_search(
+    workers: &mut Workers,
+    request: &SearchRequest,
+    report: &mut dyn FnMut(&engine::Info),
+) -> SearchResult {
+    workers.main.techniques = request.techniques.clone();
+    workers.main.params = request.params;
+    let SearchRequest {
+        position,
+        history,
+        limits,
+        options,
+        ..
+    } = request;
+    workers.search(position, history, limits, options, report)
+}
+
+/// Whether a search with `limits` in `position` ends by itself: a depth or node limit, a fixed
+/// time, or a clock for the side to move. `infinite` and `ponder` wait for `stop` or
+/// `ponderhit` whatever the limits, and `mate`, `movestogo` or an increment alone set no limit.
+fn ends_by_itself(limits: &Limits, position: &Position) -> bool {
+    let clock = match position.side_to_move() {
+        Color::White => limits.wtime,
+        Color::Black => limits.btime,
+    };
+    !limits.infinite
+        && !limits.ponder
+        && (limits.depth.is_some()
+            || limits.nodes.is_some()
+            || limits.movetime.is_some()
+            || clock.is_some())
+}
+
+/// The answer to a `go` whose search could not start: a legal move (among `searchmoves` if
+/// given), or none.
+fn fallback_move(position: &Position, limits: &Limits) -> Option<chess::Move> {
+    let moves = position.legal_moves();
+    let mut allowed = moves
+        .iter()
+        .filter(|mv| limits.searchmoves.is_empty() || limits.searchmoves.contains(mv));
+    allowed.next().copied()
+}
+
+/// Waits for `stop`, or with `infinite` false for the end of pondering (`ponderhit`).
+fn wait_for_stop(stop: &AtomicBool, pondering: &AtomicBool, infinite: bool) {
+    while !stop.load(Ordering::Relaxed) && (infinite || pondering.load(Ordering::Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// Draws a recorded tree in `format`.
 fn write_tree(
     tree: &engine::tree::Tree,
@@ -838,33 +1035,4 @@ fn write_tree(
         Format::Html => engine::tree::html::write_html(tree, sink),
         Format::Json => engine::tree::json::write_json(tree, sink),
     }
-}
-
-/// An `info` line in UCI's format; with `wdl_move` (`UCI_ShowWDL`, the root's move number) the
-/// score's win/draw/loss chances too.
-fn info_line(info: &Info, chess960: bool, start: Instant, wdl_move: Option<u32>) -> String {
-    let score = UciScore::from_score(info.score);
-    let mut bound = match info.bound {
-        Some(Bound::Lower) => " lowerbound",
-        Some(Bound::Upper) => " upperbound",
-        _ => "",
-    }
-    .to_string();
-    if let Some(fullmove) = wdl_move {
-        let [w, d, l] = engine::wdl::wdl(info.score, fullmove);
-        bound.push_str(&format!(" wdl {w} {d} {l}"));
-    }
-    let millis = start.elapsed().as_millis().max(info.time.as_millis());
-    let nps = (info.nodes as f64 / (millis.max(1) as f64 / 1000.0)) as u64;
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(chess960)).collect();
-    format!(
-        "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {millis} pv {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
-        info.nodes,
-        info.hashfull,
-        info.tbhits,
-        pv.join(" ")
-    )
 }

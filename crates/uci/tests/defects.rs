@@ -104,15 +104,15 @@ fn impossible_positions_and_empty_limits_are_refused_and_names_read_in_any_case(
         "position fen 4k3/8/8/8/8/8/4r3/rrrrKrrr w - - 0 1",
         "position fen 4k3/8/44/8/8/8/8/4K3 w - - 0 1",
         "position fen 4k3/8/8/8/8/PPPPPPPP/PPPPPPPP/NK6 w - - 0 1",
-        "go depth 0",
-        "go depth -5",
-        "go nodes 0",
-        "go mate 0",
         "go perft 3 junk",
     ] {
         e.send(line);
         let reply = e.until("info string error", 5 * SECOND);
         assert_eq!(reply.len(), 1, "{line}: {reply:?}");
+    }
+    // An empty limit is refused, and the search goes on without it: until `stop`.
+    for line in ["go depth 0", "go depth -5", "go nodes 0", "go mate 0"] {
+        e.go_read_in_part(line);
     }
     e.send("set Killers off");
     e.until("info string killers = off", 5 * SECOND);
@@ -144,10 +144,15 @@ fn error_messages_cut_a_huge_token_and_a_flood_of_words() {
             "{command}: {}",
             reply[0]
         );
+        if command == "go" {
+            // The search goes on without what it couldn't read: no limit, so until `stop`.
+            e.send("stop");
+            e.until("bestmove", 5 * SECOND);
+        }
     }
     // Twenty thousand short words: the whole message is cut, not only long words.
     let longest = "info string error: ".len() + ERROR_CHARS + "...".len();
-    for command in ["setoption name", "debug"] {
+    for command in ["setoption name", "debug", "go"] {
         e.send(&format!("{command}{}", " ab".repeat(20_000)));
         let reply = e.until("info string error", 5 * SECOND);
         assert_eq!(reply.len(), 1, "{command}: {reply:?}");
@@ -156,6 +161,10 @@ fn error_messages_cut_a_huge_token_and_a_flood_of_words() {
             "{command}: {} characters",
             reply[0].len()
         );
+        if command == "go" {
+            e.send("stop");
+            e.until("bestmove", 5 * SECOND);
+        }
     }
 }
 

@@ -75,6 +75,20 @@ impl Engine {
         stdin.flush().expect("flush");
     }
 
+    /// Sends `go`, which has arguments the engine can't read and none that limits the search:
+    /// one error line, then a search until `stop`, answered with a `bestmove` and no other error.
+    pub fn go_read_in_part(&mut self, go: &str) {
+        self.send(go);
+        let reply = self.until("info string error", Duration::from_secs(5));
+        assert_eq!(reply.len(), 1, "{go}: {reply:?}");
+        self.send("stop");
+        let answer = self.until("bestmove", Duration::from_secs(5));
+        assert!(
+            !answer.iter().any(|l| l.contains("error")),
+            "{go}: {answer:?}"
+        );
+    }
+
     /// Closes the engine's standard input: end of input, as when a GUI goes away.
     pub fn close_input(&mut self) {
         self.stdin = None;

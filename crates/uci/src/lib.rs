@@ -6,6 +6,7 @@ mod go;
 pub mod input;
 mod options;
 pub mod output;
+mod report;
 mod session;
 mod tree;
 

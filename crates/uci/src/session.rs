@@ -9,7 +9,8 @@
 
 use crate::go::{Go, MAX_PERFT_DEPTH, parse_go, parse_position};
 use crate::options::{self, Options};
-use crate::output::{bestmove_line, error, info_line, say};
+use crate::output::{bestmove_line, error, say};
+use crate::report::SearchReport;
 use crate::tree::Format;
 use chess::rng::Rng;
 use chess::{CastlingMode, Color, Position, divide};
@@ -575,9 +576,10 @@ impl Session {
         let signals = self.pool.signals().clone();
         // ANCHOR: search_thread
         let job = Box::new(move |workers: &mut Workers| {
+            let mut report = SearchReport::new(chess960, go_received, wdl_move);
             let mut lines = Lines::default();
             let mut result = run_search(workers, &request, &mut |info| {
-                say!("{}", info_line(info, chess960, go_received, wdl_move));
+                report.info(info);
                 lines.record(info);
             });
             if let Some((mv, ponder)) = strength.and_then(|s| lines.choose(s, &mut rng)) {
@@ -589,10 +591,7 @@ impl Session {
                 wait_for_stop(&signals.stop, &signals.pondering, limits.infinite);
             }
             answered.store(true, Ordering::Relaxed);
-            say!(
-                "{}",
-                bestmove_line(result.best_move, result.ponder_move, chess960)
-            );
+            report.finish(&result);
         });
         // ANCHOR_END: search_thread
         if self.start_job(job) {

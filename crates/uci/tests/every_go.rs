@@ -1,10 +1,11 @@
-//! Every `go` ends with exactly one `bestmove`: a GUI or match runner that waits for a `bestmove`
-//! never waits forever (issue 50).
+//! Every `go` ends with exactly one `bestmove`, and that move begins the last principal variation
+//! sent: a GUI or match runner that waits for a `bestmove` never waits forever, and the line it
+//! shows leads to the move played (issue 50).
 
 mod common;
 
 use chess::{CastlingMode, Position};
-use common::Engine;
+use common::{Engine, Rng, assert_bestmove_begins_last_pv};
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
@@ -227,4 +228,50 @@ fn a_go_on_the_command_line_needs_a_limit() {
             .is_some_and(|l| l.starts_with("bestmove ")),
         "{out}"
     );
+}
+
+const FENS: &[&str] = &[
+    chess::STARTPOS,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+];
+
+/// Short searches, stopped at random moments, on one to three threads, with one or three lines,
+/// at full and at a limited strength: every `bestmove` begins the last principal variation
+/// sent for the best line (before this was checked, 34 of 200 such searches did not: a stopped
+/// iteration's new best move, the threads' vote, a move drawn among the lines).
+#[test]
+fn bestmove_begins_the_last_principal_variation() {
+    let mut e = Engine::start();
+    let mut rng = Rng(0x0b35_7e00);
+    for search in 0..300 {
+        e.send(&format!(
+            "setoption name Threads value {}",
+            1 + rng.below(3)
+        ));
+        e.send(&format!(
+            "setoption name MultiPV value {}",
+            [1, 1, 3][rng.below(3)]
+        ));
+        e.send(&format!(
+            "setoption name UCI_LimitStrength value {}",
+            rng.below(3) == 0
+        ));
+        let fen = FENS[rng.below(FENS.len())];
+        e.send(&format!("position fen {fen}"));
+        let go = [
+            "go infinite",
+            "go movetime 30",
+            "go nodes 20000",
+            "go wtime 300 btime 300",
+        ][rng.below(4)];
+        e.send(go);
+        std::thread::sleep(Duration::from_micros(rng.below(50_000) as u64));
+        e.send("stop");
+        let lines = e.until("bestmove", 10 * SECOND);
+        assert_bestmove_begins_last_pv(&lines, &format!("search {search}, {go}, {fen}"));
+        assert!(legal_in(fen, &Engine::best_move(&lines)), "{lines:?}");
+        e.is_ready();
+    }
 }

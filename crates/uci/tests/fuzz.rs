@@ -5,12 +5,12 @@
 //! search, asks `isready` and `d`, and checks that the answer came in time, that `d` shows the
 //! model's position, that every `pv` printed since the last check was legal in the notation of the
 //! `UCI_Chess960` setting, and that every search `go` sent since got exactly one `bestmove`, in
-//! order, legal in the position that `go` was sent in.
+//! order, legal in the position that `go` was sent in and beginning the last `pv` sent before it.
 //! Now and then it sends `quit` instead, checks the same of everything the engine said before it
 //! exited, and starts a new engine.
 mod common;
 
-use common::{Engine, Rng, mutate};
+use common::{Engine, Rng, last_pv_move, mutate};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 use std::path::PathBuf;
@@ -158,6 +158,8 @@ fn is_search(bytes: &[u8]) -> bool {
 struct Window<'a> {
     /// The searches sent, in order.
     searches: &'a [GoContext],
+    /// The output of the search under way: `info` lines since the last `bestmove`.
+    lines: Vec<String>,
     answered: usize,
     sent: usize,
 }
@@ -181,6 +183,7 @@ impl Window<'_> {
                     .is_some_and(|(at, ctx)| legal_line(ctx, &words[at + 1..])),
                 "after {sent} lines, not legal in the position of the search under way: {line}"
             );
+            self.lines.push(line.to_string());
             return;
         }
         if words.first() != Some(&"bestmove") {
@@ -210,6 +213,13 @@ impl Window<'_> {
             legal_line(ctx, &moves),
             "after {sent} lines, {line} is not legal in the position of its go"
         );
+        if let (Some(first), Some(best)) = (last_pv_move(&self.lines), moves.first()) {
+            assert_eq!(
+                &first, best,
+                "after {sent} lines, {line} after a last pv from {first}"
+            );
+        }
+        self.lines.clear();
     }
 
     /// At the end of the window: every search was answered.
@@ -371,6 +381,7 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
         }
         let mut window = Window {
             searches: &searches,
+            lines: Vec::new(),
             answered: 0,
             sent,
         };

@@ -1,11 +1,11 @@
 //! Lazy SMP through the protocol: several threads give legal moves and lines, node limits count
 //! every thread, and a thousand searches started, stopped and resized at random moments each end
-//! with exactly one `bestmove`.
+//! with exactly one `bestmove`, which begins the last principal variation sent.
 
 mod common;
 
 use chess::Position;
-use common::{Engine, Rng};
+use common::{Engine, Rng, assert_bestmove_begins_last_pv};
 use std::time::Duration;
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -115,6 +115,12 @@ fn a_thousand_random_searches_each_end_with_one_bestmove() {
         let lines = e.until("readyok", 10 * SECOND);
         let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
         assert_eq!(bestmoves, 1, "cycle {cycle}: {lines:?}");
+        let search: Vec<String> = lines
+            .iter()
+            .take_while(|l| !l.starts_with("readyok"))
+            .cloned()
+            .collect();
+        assert_bestmove_begins_last_pv(&search, &format!("cycle {cycle}, {threads} threads"));
         assert!(
             !lines.iter().any(|l| l.contains("error")),
             "cycle {cycle}: {lines:?}"

@@ -263,3 +263,32 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// The first move of the last principal variation a search sent for its best line (an `info`
+/// line with `pv` and `multipv 1`, or no `multipv`): what a GUI shows as the engine's plan.
+pub fn last_pv_move(lines: &[String]) -> Option<String> {
+    lines.iter().rev().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") {
+            return None;
+        }
+        let multipv = words.iter().position(|&w| w == "multipv");
+        if multipv.is_some_and(|at| words.get(at + 1) != Some(&"1")) {
+            return None;
+        }
+        let pv = words.iter().position(|&w| w == "pv")?;
+        words.get(pv + 1).map(|mv| mv.to_string())
+    })
+}
+
+/// Asserts that the `bestmove` ending `lines` (one search's output) begins the last principal
+/// variation sent, if one was.
+pub fn assert_bestmove_begins_last_pv(lines: &[String], context: &str) {
+    let best = Engine::best_move(lines);
+    if let Some(first) = last_pv_move(lines) {
+        assert_eq!(
+            first, best,
+            "{context}: bestmove {best} after a last pv from {first}: {lines:?}"
+        );
+    }
+}

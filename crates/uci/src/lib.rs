@@ -2,6 +2,7 @@
 //! thread, and the browser build (`crates/web`) drives the same session synchronously inside a
 //! Web Worker, so both speak one protocol from one copy of the code.
 
+mod command;
 mod go;
 pub mod input;
 mod options;

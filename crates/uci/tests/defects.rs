@@ -4,7 +4,7 @@
 mod common;
 
 use common::Engine;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use uci::input::MAX_LINE_BYTES;
 use uci::output::ERROR_CHARS;
 
@@ -49,15 +49,12 @@ fn the_move_counters_do_not_wrap() {
 #[test]
 fn perft_and_bench_run_like_a_search() {
     let mut e = Engine::start();
+    // Each job runs for many seconds: `readyok` comes while it runs, and then `stop` ends it
+    // (its "stopped" line proves it was still running; one that had answered `isready` only
+    // at its end would print its total instead).
     for command in ["go perft 7", "perft 7", "bench"] {
         e.send(command);
-        let asked = Instant::now();
         e.is_ready();
-        assert!(
-            asked.elapsed() < SECOND,
-            "{command}: isready took {:?}",
-            asked.elapsed()
-        );
         e.send("stop");
         let end = if command == "bench" {
             "info string bench stopped"
@@ -74,6 +71,10 @@ fn perft_and_bench_run_like_a_search() {
     assert!(e.wait_exit(5 * SECOND), "quit did not end go perft 20");
 }
 
+/// `setoption name Hash value 4096` took 13 s before `readyok`: the table's memory was written
+/// whole. A fresh table is now left to the kernel's zeroed pages, which are written only when a
+/// search first touches them; asserted by what the process holds, not by a time a loaded machine
+/// may miss.
 #[test]
 fn a_large_hash_table_is_ready_at_once() {
     let mut e = Engine::start();
@@ -83,14 +84,15 @@ fn a_large_hash_table_is_ready_at_once() {
         "setoption name Clear Hash",
     ] {
         e.send(command);
-        let asked = Instant::now();
-        e.is_ready();
-        // 13 s before; the GUIs' start-up timeout is about 10 s.
-        assert!(
-            asked.elapsed() < 3 * SECOND,
-            "{command}: {:?}",
-            asked.elapsed()
-        );
+        e.send("isready");
+        let reply = e.until("readyok", 60 * SECOND);
+        assert_eq!(reply, ["readyok"], "{command}: the 4 GiB table was not had");
+        // Written whole, the table would be 4 GiB of resident memory; untouched, the engine holds
+        // what it held before (the binary, its network, a few stacks): far under 256 MiB.
+        match e.memory_kb("VmRSS") {
+            Some(resident) => assert!(resident < 256 * 1024, "{command}: {resident} kB"),
+            None => eprintln!("SKIPPED the memory check: no /proc/PID/status here"),
+        }
     }
     e.send("position startpos");
     e.send("go depth 6");

@@ -27,9 +27,15 @@ fn number_after(line: &str, word: &str) -> f64 {
 fn overhead_per_move_is_under_a_millisecond() {
     let played = instant_match(100);
     let line = played.run.line("Arena overhead per move:");
+    // Shown with `--nocapture`.
+    println!("{line}");
     let mean_us = number_after(line, "mean");
     let moves = number_after(line, " over ");
     assert!(moves > 5000.0, "{line}");
+    // A bound a loaded machine keeps: the mean measured 17 to 56 us here with other builds
+    // running, 20 times below it. A preemption (the max, about 10 ms) lands on one move in
+    // thousands; the mean would pass 1 ms only if one move in a hundred waited 10 ms, which is
+    // arena's own slowness, not the machine's.
     assert!(mean_us < 1000.0, "{line}");
 }
 

@@ -7,15 +7,18 @@ use engine::Limits;
 /// What `go` asks for: a search with limits, or a perft count.
 #[derive(Debug)]
 pub enum Go {
-    Search(Limits),
+    /// A search with the limits that could be read, and what could not (each refused argument
+    /// is left out, and the search goes on without it: a `go` always gets its `bestmove`).
+    Search { limits: Limits, errors: Vec<String> },
+    /// `go perft DEPTH`: a count, not a search.
     Perft(u32),
 }
 
 fn number(keyword: &str, value: Option<&&str>) -> Result<i64, String> {
-    let value = value.ok_or_else(|| format!("go: '{keyword}' needs a number"))?;
+    let value = value.ok_or_else(|| format!("'{keyword}' needs a number"))?;
     value
         .parse::<i64>()
-        .map_err(|_| format!("go: '{keyword} {value}': not a whole number"))
+        .map_err(|_| format!("'{keyword} {value}': not a whole number"))
 }
 
 /// A time or count: negative values (a GUI past its flag) read as zero.
@@ -28,7 +31,7 @@ fn non_negative(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
 fn positive(keyword: &str, value: Option<&&str>) -> Result<u64, String> {
     match number(keyword, value)? {
         n if n >= 1 => Ok(n as u64),
-        n => Err(format!("go: '{keyword} {n}': must be at least 1")),
+        n => Err(format!("'{keyword} {n}': must be at least 1")),
     }
 }
 
@@ -48,58 +51,83 @@ const KEYWORDS: &[&str] = &[
     "perft",
 ];
 
+/// The deepest `go perft` (and `perft`): deeper would run for days.
+pub const MAX_PERFT_DEPTH: u32 = 20;
+
+/// `go perft DEPTH`: the depth, or why it can't be counted.
+fn perft_depth(args: &[&str]) -> Result<u32, String> {
+    let usage = format!(
+        "go perft: expected 'go perft DEPTH' and nothing else (depth 0 to {MAX_PERFT_DEPTH})"
+    );
+    match args {
+        [_, depth] => depth
+            .parse::<u32>()
+            .ok()
+            .filter(|&d| d <= MAX_PERFT_DEPTH)
+            .ok_or(usage),
+        _ => Err(usage),
+    }
+}
+
+/// Reads `go`'s arguments. `Err` only for a `go perft` that can't be counted; a search is read as
+/// far as it can be (see [`Go::Search`]).
 pub fn parse_go(args: &[&str], pos: &Position) -> Result<Go, String> {
+    if args.first() == Some(&"perft") {
+        return perft_depth(args).map(Go::Perft);
+    }
     let mut limits = Limits::default();
+    let mut errors = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let keyword = args[i];
-        let value = args.get(i + 1);
-        i += 2;
-        match keyword {
-            "wtime" => limits.wtime = Some(non_negative(keyword, value)?),
-            "btime" => limits.btime = Some(non_negative(keyword, value)?),
-            "winc" => limits.winc = Some(non_negative(keyword, value)?),
-            "binc" => limits.binc = Some(non_negative(keyword, value)?),
+        // A keyword's value, unless the next word is a keyword itself (`go depth wtime 100`).
+        let value = args.get(i + 1).filter(|v| !KEYWORDS.contains(v));
+        i += 1;
+        let read = match keyword {
+            "wtime" => non_negative(keyword, value).map(|t| limits.wtime = Some(t)),
+            "btime" => non_negative(keyword, value).map(|t| limits.btime = Some(t)),
+            "winc" => non_negative(keyword, value).map(|t| limits.winc = Some(t)),
+            "binc" => non_negative(keyword, value).map(|t| limits.binc = Some(t)),
             "movestogo" => {
-                limits.movestogo = Some(non_negative(keyword, value)?.min(10_000) as u32)
+                non_negative(keyword, value).map(|n| limits.movestogo = Some(n.min(10_000) as u32))
             }
-            "movetime" => limits.movetime = Some(non_negative(keyword, value)?),
-            "depth" => limits.depth = Some(positive(keyword, value)?.min(1000) as i32),
-            "nodes" => limits.nodes = Some(positive(keyword, value)?),
-            "mate" => limits.mate = Some(positive(keyword, value)?.min(1000) as u32),
-            "perft" => {
-                let depth = non_negative(keyword, value)?;
-                if depth > 20 {
-                    return Err(format!("go perft {depth}: too deep (at most 20)"));
-                }
-                // `go perft N` is a command of its own, not a search limit among others.
-                if args.len() != 2 {
-                    return Err("go perft: expected 'go perft DEPTH' and nothing else".into());
-                }
-                return Ok(Go::Perft(depth as u32));
-            }
+            "movetime" => non_negative(keyword, value).map(|t| limits.movetime = Some(t)),
+            "depth" => positive(keyword, value).map(|d| limits.depth = Some(d.min(1000) as i32)),
+            "nodes" => positive(keyword, value).map(|n| limits.nodes = Some(n)),
+            "mate" => positive(keyword, value).map(|n| limits.mate = Some(n.min(1000) as u32)),
             "infinite" => {
                 limits.infinite = true;
-                i -= 1;
+                continue;
             }
             "ponder" => {
                 limits.ponder = true;
-                i -= 1;
+                continue;
             }
             "searchmoves" => {
-                i -= 1;
                 while i < args.len() && !KEYWORDS.contains(&args[i]) {
-                    let mv = pos
-                        .parse_uci_move(args[i])
-                        .map_err(|e| format!("go searchmoves: {e}"))?;
-                    limits.searchmoves.push(mv);
+                    match pos.parse_uci_move(args[i]) {
+                        Ok(mv) => limits.searchmoves.push(mv),
+                        Err(e) => errors.push(format!("searchmoves: {e}")),
+                    }
                     i += 1;
                 }
+                continue;
             }
-            other => return Err(format!("go: unknown argument '{other}'")),
+            "perft" => Err("'perft' is a command of its own: 'go perft DEPTH'".to_string()),
+            other => {
+                errors.push(format!("unknown argument '{other}'"));
+                continue;
+            }
+        };
+        // The value was read, or refused: either way it is used up.
+        if value.is_some() {
+            i += 1;
+        }
+        if let Err(e) = read {
+            errors.push(e);
         }
     }
-    Ok(Go::Search(limits))
+    Ok(Go::Search { limits, errors })
 }
 
 /// A parsed `position` command: the position reached, and the hashes of the positions before it.
@@ -146,38 +174,48 @@ mod tests {
         parse_go(&args, &Position::startpos())
     }
 
+    /// The limits `go` reads and how many arguments it refused.
+    fn search(text: &str) -> (Limits, usize) {
+        match go(text) {
+            Ok(Go::Search { limits, errors }) => (limits, errors.len()),
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
     #[test]
     fn go_arguments() {
-        let Ok(Go::Search(l)) = go("wtime 1000 btime -5 winc 10 binc 10 movestogo 20") else {
-            panic!()
-        };
+        let (l, errors) = search("wtime 1000 btime -5 winc 10 binc 10 movestogo 20");
         assert_eq!(
-            (l.wtime, l.btime, l.movestogo),
-            (Some(1000), Some(0), Some(20))
+            (l.wtime, l.btime, l.movestogo, errors),
+            (Some(1000), Some(0), Some(20), 0)
         );
-        let Ok(Go::Search(l)) = go("infinite searchmoves e2e4 d2d4 depth 3") else {
-            panic!()
-        };
+        let (l, errors) = search("infinite searchmoves e2e4 d2d4 depth 3");
         assert!(l.infinite);
-        assert_eq!(l.searchmoves.len(), 2);
-        assert_eq!(l.depth, Some(3));
+        assert_eq!((l.searchmoves.len(), l.depth, errors), (2, Some(3), 0));
         assert!(matches!(go("perft 3"), Ok(Go::Perft(3))));
-        for bad in [
-            "wtime",
-            "wtime x",
-            "depth 3 nonsense",
-            "searchmoves e2e5",
-            "nodes 1e9",
-            "perft 99",
-            "perft 3 junk",
-            "depth 3 perft 3",
-            "depth 0",
-            "depth -5",
-            "nodes 0",
-            "mate 0",
-        ] {
+        for bad in ["perft 99", "perft 3 junk", "perft", "perft -1"] {
             assert!(go(bad).is_err(), "{bad}");
         }
+        // What can't be read is refused and the rest is kept.
+        for (bad, depth, refused) in [
+            ("wtime", None, 1),
+            ("wtime x depth 4", Some(4), 1),
+            ("depth 3 nonsense", Some(3), 1),
+            ("searchmoves e2e5 e2e4 depth 2", Some(2), 1),
+            ("nodes 1e9", None, 1),
+            ("depth 3 perft 3", Some(3), 1),
+            ("depth 0", None, 1),
+            ("depth -5", None, 1),
+            ("nodes 0 mate 0", None, 2),
+            ("depth wtime 100", None, 1),
+        ] {
+            let (l, errors) = search(bad);
+            assert_eq!((l.depth, errors), (depth, refused), "{bad}");
+        }
+        let (l, _) = search("depth wtime 100");
+        assert_eq!(l.wtime, Some(100), "a keyword is no value");
+        let (l, _) = search("searchmoves e2e5 e2e4");
+        assert_eq!(l.searchmoves.len(), 1);
     }
 
     #[test]

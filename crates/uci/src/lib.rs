@@ -2,9 +2,12 @@
 //! thread, and the browser build (`crates/web`) drives the same session synchronously inside a
 //! Web Worker, so both speak one protocol from one copy of the code.
 
+mod command;
 mod go;
+pub mod input;
 mod options;
 pub mod output;
+mod report;
 mod session;
 mod tree;
 

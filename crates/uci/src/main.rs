@@ -2,9 +2,24 @@
 //! (`cb2026 bench`, `cb2026 perft 6`, `cb2026 spsa`...). `cb2026 --technique-options` is the
 //! engine with every technique listed as a UCI option, for match runners.
 
-use std::io::BufRead;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 use uci::Session;
+use uci::input::{MAX_LINE_BYTES, Read, read_line};
+
+/// What the input thread hands the session.
+enum Input {
+    Line(String),
+    /// A line past [`MAX_LINE_BYTES`], skipped.
+    TooLong,
+}
+
+/// Lines read ahead of the session: with each at most [`MAX_LINE_BYTES`], what waits in the
+/// channel is bounded too (the session takes a line in microseconds, so this is no delay).
+const LINES_AHEAD: usize = 16;
+
+/// How often the session looks whether the search that commands wait for has ended.
+const WAITING_POLL: Duration = Duration::from_millis(1);
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -14,8 +29,9 @@ fn main() {
     if technique_options {
         args.remove(0);
     }
-    let mut session = Session::new(technique_options);
     if !args.is_empty() {
+        // One command: nothing can stop it, so a search given here needs a limit.
+        let mut session = Session::without_input(technique_options);
         session.execute(&args.join(" "));
         session.wait();
         if session.failed() {
@@ -23,33 +39,51 @@ fn main() {
         }
         return;
     }
+    let mut session = Session::new(technique_options);
     // ANCHOR: input_thread
     // Input has its own thread, so commands are read while a search runs.
-    let (lines, commands) = mpsc::channel::<String>();
+    let (lines, commands) = mpsc::sync_channel::<Input>(LINES_AHEAD);
     std::thread::spawn(move || {
         let stdin = std::io::stdin();
         let mut input = stdin.lock();
         let mut buffer = Vec::new();
         loop {
-            buffer.clear();
-            match input.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => break,
+            let line = match read_line(&mut input, &mut buffer, MAX_LINE_BYTES) {
+                Read::End => break,
+                Read::TooLong => Input::TooLong,
                 // Bytes that aren't UTF-8 become U+FFFD: garbage in is an error message, not a crash.
-                Ok(_) => {
-                    if lines
-                        .send(String::from_utf8_lossy(&buffer).into_owned())
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
+                Read::Line => Input::Line(String::from_utf8_lossy(&buffer).into_owned()),
+            };
+            if lines.send(line).is_err() {
+                break;
             }
         }
     });
-    for line in commands {
-        if !session.execute(&line) {
-            // `quit`: any search was stopped.
-            return;
+    loop {
+        // Commands that came during a search wait for it: look now and then whether it ended.
+        let input = if session.has_waiting() {
+            match commands.recv_timeout(WAITING_POLL) {
+                Ok(input) => input,
+                Err(RecvTimeoutError::Timeout) => {
+                    session.run_waiting();
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        } else {
+            match commands.recv() {
+                Ok(input) => input,
+                Err(_) => break,
+            }
+        };
+        match input {
+            Input::Line(line) => {
+                if !session.execute(&line) {
+                    // `quit`: every search was stopped and answered.
+                    return;
+                }
+            }
+            Input::TooLong => session.line_too_long(MAX_LINE_BYTES),
         }
     }
     // End of input: finish what ends by itself, stop what would not.

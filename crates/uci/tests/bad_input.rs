@@ -98,10 +98,11 @@ fn thousands_of_bad_lines_never_break_the_engine() {
         e.send_bytes(&line);
         sent += 1;
         if sent % 100 == 0 {
-            // A search that the noise started may run on; it must not block the answers. The
-            // noise itself sends isready now and then, so wait for a reply only we can cause.
-            sync(&mut e, sent);
+            // A search that the noise started may run on, with commands waiting for it: stop
+            // it, and they run. The noise itself sends isready now and then, so wait for a
+            // reply only we can cause.
             e.send("stop");
+            sync(&mut e, sent);
             assert!(!e.has_exited(), "the engine exited after {sent} lines");
         }
     }
@@ -142,10 +143,7 @@ fn each_bad_command_gets_one_error_and_changes_nothing() {
         "set killers maybe",
         "set nothing on",
         "set aspiration_window 999999",
-        "go depth x",
-        "go wtime",
-        "go searchmoves e2e4",
-        "go fast",
+        "go perft x",
         "perft x",
         "bench 0",
         "frobnicate",
@@ -158,6 +156,11 @@ fn each_bad_command_gets_one_error_and_changes_nothing() {
             e.drain(Duration::from_millis(20)).is_empty(),
             "{line}: more than one line"
         );
+    }
+    // A `go` that can't be read whole: one error, and a search with the rest (here nothing,
+    // so until `stop`).
+    for line in ["go depth x", "go wtime", "go searchmoves e2e4", "go fast"] {
+        e.go_read_in_part(line);
     }
     assert_eq!(e.fen(), before);
     // The options kept their values: one line of MultiPV, Standard castling notation.

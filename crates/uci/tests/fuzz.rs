@@ -1,18 +1,21 @@
 //! A hostile GUI: over 100,000 generated lines (mutated real commands, random bytes, huge and
-//! CRLF-terminated lines, positions with legal and illegal moves) sent to one cb2026 process,
-//! with shakmaty (an independent move generator, a dev-dependency only) as the model of the
-//! game's position. Every 64 lines the test stops any search, asks `isready` and `d`, and checks
-//! that the answer came in time, that `d` shows the model's position, and that every `bestmove`
-//! and `pv` printed since the last check was legal, in the notation of the `UCI_Chess960` setting,
-//! in a position a `go` was sent in.
-
+//! CRLF-terminated lines, positions with legal and illegal moves, option changes and `quit` during
+//! searches on several threads) sent to cb2026, with shakmaty (an independent move generator, a
+//! dev-dependency only) as the model of the game's position. Every 64 lines the test stops any
+//! search, asks `isready` and `d`, and checks that the answer came in time, that `d` shows the
+//! model's position, that every `pv` printed since the last check was legal in the notation of the
+//! `UCI_Chess960` setting, and that every search `go` sent since got exactly one `bestmove`, in
+//! order, legal in the position that `go` was sent in and beginning the last `pv` sent before it.
+//! Now and then it sends `quit` instead, checks the same of everything the engine said before it
+//! exited, and starts a new engine.
 mod common;
 
-use common::{Engine, Rng, mutate};
+use common::{Engine, Rng, last_pv_move, mutate};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position as _};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
+use uci::input::MAX_LINE_BYTES;
 
 const LINES: usize = 100_000;
 const CHECK_EVERY: usize = 64;
@@ -34,6 +37,7 @@ const COMMANDS: &[&str] = &[
     "go depth 2 searchmoves e2e4 d2d4",
     "go infinite",
     "go ponder wtime 50 btime 50",
+    "go",
     "go perft 2",
     "stop",
     "ponderhit",
@@ -43,6 +47,10 @@ const COMMANDS: &[&str] = &[
     "setoption name Clear Hash",
     "setoption name killers value false",
     "setoption name Killers value true",
+    "setoption name Threads value 1",
+    "setoption name Threads value 3",
+    "setoption name EvalFile value <embedded>",
+    "setoption name EvalFile value /no/such/net.nnue",
     "set killers on",
     "set NULL_MOVE off",
     "set aspiration_window 20",
@@ -119,7 +127,7 @@ struct Model {
     chess960: bool,
 }
 
-/// A position in which a `go` was sent since the last check, with its notation.
+/// The position a search `go` was sent in, with its notation.
 #[derive(Clone)]
 struct GoContext {
     position: Chess,
@@ -138,40 +146,93 @@ fn legal_line(ctx: &GoContext, moves: &[&str]) -> bool {
     true
 }
 
-/// Checks one line of output against the positions of the `go`s since the last check.
-fn check_line(line: &str, contexts: &[GoContext], sent: usize) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    assert!(
-        line.len() <= 2_000 || line.starts_with("info") && line.contains(" pv "),
-        "after {sent} lines, a line of {} characters: {}...",
-        line.len(),
-        &line[..200]
-    );
-    let moves: Vec<&str> = if words.first() == Some(&"bestmove") {
-        match words.as_slice() {
+/// Whether the engine takes `bytes` (one line) as a search: a `go` that isn't `go perft`, in a
+/// line the engine reads (not past its length limit). Each gets exactly one `bestmove`.
+fn is_search(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    let mut words = text.split_whitespace();
+    bytes.len() <= MAX_LINE_BYTES && words.next() == Some("go") && words.next() != Some("perft")
+}
+
+/// What the engine said since the last check, checked against the `go`s sent in that time.
+struct Window<'a> {
+    /// The searches sent, in order.
+    searches: &'a [GoContext],
+    /// The output of the search under way: `info` lines since the last `bestmove`.
+    lines: Vec<String>,
+    answered: usize,
+    sent: usize,
+}
+
+impl Window<'_> {
+    /// Checks one line of output.
+    fn check(&mut self, line: &str) {
+        let sent = self.sent;
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert!(
+            line.len() <= 2_000 || line.starts_with("info") && line.contains(" pv "),
+            "after {sent} lines, a line of {} characters: {}...",
+            line.len(),
+            &line[..200]
+        );
+        if line.starts_with("info depth") {
+            let at = words.iter().position(|&w| w == "pv");
+            let ctx = self.searches.get(self.answered);
+            assert!(
+                at.zip(ctx)
+                    .is_some_and(|(at, ctx)| legal_line(ctx, &words[at + 1..])),
+                "after {sent} lines, not legal in the position of the search under way: {line}"
+            );
+            self.lines.push(line.to_string());
+            return;
+        }
+        if words.first() != Some(&"bestmove") {
+            return;
+        }
+        let Some(ctx) = self.searches.get(self.answered) else {
+            panic!(
+                "after {sent} lines, bestmove number {} for {} searches: {line}",
+                self.answered + 1,
+                self.searches.len()
+            );
+        };
+        self.answered += 1;
+        let moves: Vec<&str> = match words.as_slice() {
             ["bestmove", "0000"] => {
                 assert!(
-                    contexts.iter().any(|c| c.position.legal_moves().is_empty()),
+                    ctx.position.legal_moves().is_empty(),
                     "after {sent} lines: bestmove 0000 with legal moves"
                 );
-                return;
+                vec![]
             }
             ["bestmove", best] => vec![best],
             ["bestmove", best, "ponder", ponder] => vec![best, ponder],
             _ => panic!("after {sent} lines, a malformed bestmove: {line}"),
+        };
+        assert!(
+            legal_line(ctx, &moves),
+            "after {sent} lines, {line} is not legal in the position of its go"
+        );
+        if let (Some(first), Some(best)) = (last_pv_move(&self.lines), moves.first()) {
+            assert_eq!(
+                &first, best,
+                "after {sent} lines, {line} after a last pv from {first}"
+            );
         }
-    } else if words.first() == Some(&"info") {
-        match words.iter().position(|&w| w == "pv") {
-            Some(at) => words[at + 1..].to_vec(),
-            None => return,
-        }
-    } else {
-        return;
-    };
-    assert!(
-        contexts.iter().any(|c| legal_line(c, &moves)),
-        "after {sent} lines, not legal in any position a go was sent in: {line}"
-    );
+        self.lines.clear();
+    }
+
+    /// At the end of the window: every search was answered.
+    fn done(&self) {
+        assert_eq!(
+            self.answered,
+            self.searches.len(),
+            "after {} lines: {} bestmoves for {} searches",
+            self.sent,
+            self.answered,
+            self.searches.len()
+        );
+    }
 }
 
 /// A `position` command from the suites, with legal moves and now and then an illegal one;
@@ -232,8 +293,8 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
         position: Chess::default(),
         chess960: false,
     };
-    let mut contexts: Vec<GoContext> = Vec::new();
-    let (mut checks, mut bestmoves, mut huge) = (0, 0, 0);
+    let mut searches: Vec<GoContext> = Vec::new();
+    let (mut checks, mut bestmoves, mut huge, mut quits) = (0, 0, 0, 0);
     let started = Instant::now();
     // For the failure message: the last `position` line sent and the errors since the last check.
     let mut last_position: Vec<String> = Vec::new();
@@ -241,13 +302,13 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
     // FUZZ_LOG=FILE keeps every line sent, to replay a failure by hand.
     let mut log = std::env::var_os("FUZZ_LOG").and_then(|p| std::fs::File::create(p).ok());
     for sent in 1..=LINES {
-        let roll = rng.below(100);
+        let roll = rng.below(1000);
         let bytes: Vec<u8> = match roll {
-            0..=19 => {
+            0..=199 => {
                 let len = rng.below(100);
                 garbage(&mut rng, len)
             }
-            20..=49 => {
+            200..=499 => {
                 let command = COMMANDS[rng.below(COMMANDS.len())];
                 let mut line = mutate(&mut rng, command);
                 if rng.below(10) == 0 {
@@ -257,7 +318,7 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
                 defuse(&mut bytes);
                 bytes
             }
-            50..=69 => {
+            500..=699 => {
                 let fens = if model.chess960 { &chess960 } else { &standard };
                 let mut line = position_command(&mut rng, &mut model, fens);
                 if rng.below(10) == 0 {
@@ -265,8 +326,8 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
                 }
                 line.into_bytes()
             }
-            70..=89 => COMMANDS[rng.below(COMMANDS.len())].as_bytes().to_vec(),
-            90..=97 => {
+            700..=899 => COMMANDS[rng.below(COMMANDS.len())].as_bytes().to_vec(),
+            900..=979 => {
                 let limit = match rng.below(3) {
                     0 => format!("depth {}", 1 + rng.below(3)),
                     1 => format!("nodes {}", 1 + rng.below(2000)),
@@ -274,23 +335,26 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
                 };
                 format!("go {limit}").into_bytes()
             }
-            98 => {
+            980..=989 => {
                 // Switch the castling notation, and set up a position in it at once.
                 model.chess960 = !model.chess960;
                 let fens = if model.chess960 { &chess960 } else { &standard };
                 let position = position_command(&mut rng, &mut model, fens);
-                // `stop` first: options are refused while a search runs.
+                // `stop` first: the option would wait for a search.
                 format!(
                     "stop\nsetoption name UCI_Chess960 value {}\n{position}",
                     model.chess960
                 )
                 .into_bytes()
             }
+            // About one line in a thousand: `quit`, whatever runs or waits.
+            990 => b"quit".to_vec(),
             _ if rng.below(10) != 0 => b"isready\r".to_vec(),
             _ => {
-                // Now and then a huge line: a command with a token of up to a megabyte.
+                // Now and then a huge line: a command with a token of up to a mebibyte, past
+                // the engine's line limit about half the time.
                 huge += 1;
-                let token: String = std::iter::repeat_n('x', 1 + rng.below(1 << 20)).collect();
+                let token: String = std::iter::repeat_n('x', 1 + rng.below(2 << 20)).collect();
                 let command =
                     ["go", "position startpos moves", "setoption name Hash value"][rng.below(3)];
                 format!("{command} {token}").into_bytes()
@@ -303,8 +367,8 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
                 last_position.remove(0);
             }
         }
-        if text.split_whitespace().next() == Some("go") {
-            contexts.push(GoContext {
+        if is_search(&bytes) {
+            searches.push(GoContext {
                 position: model.position.clone(),
                 chess960: model.chess960,
             });
@@ -315,8 +379,33 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
             let _ = log.write_all(&bytes);
             let _ = log.write_all(b"\n");
         }
+        let mut window = Window {
+            searches: &searches,
+            lines: Vec::new(),
+            answered: 0,
+            sent,
+        };
 
-        if sent % CHECK_EVERY == 0 || sent == LINES {
+        if bytes == b"quit" {
+            // Everything the engine says before it exits: every search answered.
+            quits += 1;
+            while let Some(line) = e.line(ANSWER_WITHIN) {
+                window.check(&line);
+            }
+            window.done();
+            bestmoves += window.answered;
+            assert!(
+                e.wait_exit(ANSWER_WITHIN),
+                "after {sent} lines: quit did not end the engine"
+            );
+            e = Engine::start();
+            model = Model {
+                position: Chess::default(),
+                chess960: false,
+            };
+            searches.clear();
+            errors.clear();
+        } else if sent % CHECK_EVERY == 0 || sent == LINES {
             checks += 1;
             let asked = Instant::now();
             e.send("stop");
@@ -330,10 +419,7 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
                         "after {sent} lines: no answer to isready and d within {ANSWER_WITHIN:?}"
                     )
                 };
-                if line.starts_with("bestmove") {
-                    bestmoves += 1;
-                }
-                check_line(&line, &contexts, sent);
+                window.check(&line);
                 if line.starts_with("info string error") {
                     errors.push(line.chars().take(200).collect());
                 }
@@ -344,6 +430,8 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
                     break;
                 }
             }
+            window.done();
+            bestmoves += window.answered;
             let fen = fen.expect("a Fen line before Checkers");
             // Compare as positions, so that equal castling rights written two ways agree.
             let shown = parse(&fen, true)
@@ -359,14 +447,15 @@ fn a_hundred_thousand_hostile_lines_keep_the_engine_and_its_position_right() {
             );
             errors.clear();
             assert!(!e.has_exited(), "the engine exited after {sent} lines");
-            contexts.clear();
+            searches.clear();
         }
     }
     eprintln!(
-        "{LINES} lines ({huge} huge), {checks} checks, {bestmoves} bestmoves, in {:.1} s",
+        "{LINES} lines ({huge} huge, {quits} quits), {checks} checks, {bestmoves} bestmoves, in {:.1} s",
         started.elapsed().as_secs_f64()
     );
     assert!(bestmoves > 1_000, "only {bestmoves} searches finished");
+    assert!(quits > 20, "only {quits} quits");
     e.send("quit");
     assert!(
         e.wait_exit(Duration::from_secs(5)),

@@ -87,8 +87,12 @@ fn go_movetime_returns_in_time() {
     e.send("go movetime 300");
     e.until("bestmove", 5 * SECOND);
     let took = start.elapsed();
+    // A fixed time is used whole (less the 10 ms Move Overhead): no answer before 290 ms, which
+    // no machine's load can make faster. The upper bound only catches a search that ignores its
+    // time: 2 s is six times the limit, and a loaded two-core machine delays a runnable process
+    // by tens of milliseconds, not by seconds.
     assert!(
-        took >= Duration::from_millis(250) && took < Duration::from_millis(700),
+        took >= Duration::from_millis(290) && took < 2 * SECOND,
         "{took:?}"
     );
 }
@@ -105,20 +109,26 @@ fn go_infinite_answers_isready_and_stops() {
         lines.iter().all(|l| !l.starts_with("bestmove")),
         "{lines:?}"
     );
-    // A second go while searching is refused with one error line.
+    // A second go while searching waits for the first, without an error.
     e.send("go depth 3");
-    let error = e.until("info string error", SECOND);
-    assert!(error.last().unwrap().contains("while searching"));
     // Infinite never ends by itself.
+    let meanwhile = e.drain(Duration::from_millis(500));
     assert!(
-        e.drain(Duration::from_millis(500))
+        meanwhile
             .iter()
-            .all(|l| !l.starts_with("bestmove"))
+            .all(|l| !l.starts_with("bestmove") && !l.contains("error")),
+        "{meanwhile:?}"
     );
-    let start = Instant::now();
+    // `stop` ends it (the 5 s only bound a hang, with room for a loaded machine).
     e.send("stop");
-    let lines = e.until("bestmove", SECOND);
-    assert!(start.elapsed() < Duration::from_millis(200));
+    let lines = e.until("bestmove", 5 * SECOND);
+    assert!(legal_in(
+        chess::STARTPOS,
+        CastlingMode::Standard,
+        &Engine::best_move(&lines)
+    ));
+    // Then the `go` that waited: answered at once, since `stop` came after it.
+    let lines = e.until("bestmove", 5 * SECOND);
     assert!(legal_in(
         chess::STARTPOS,
         CastlingMode::Standard,
@@ -138,15 +148,11 @@ fn ponder_then_ponderhit() {
         early.iter().all(|l| !l.starts_with("bestmove")),
         "{early:?}"
     );
-    let start = Instant::now();
     e.send("ponderhit");
-    let lines = e.until("bestmove", 3 * SECOND);
-    // After ponderhit the clock (2 s, no increment) governs: well under a second.
-    assert!(
-        start.elapsed() < Duration::from_millis(1500),
-        "{:?}",
-        start.elapsed()
-    );
+    // After ponderhit the clock (2 s, no increment) governs, and the search ends by itself: its
+    // hard limit is three quarters of the clock, 1.5 s from ponderhit. 5 s is that with room
+    // for a loaded machine; a search still pondering would never answer.
+    let lines = e.until("bestmove", 5 * SECOND);
     let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2";
     assert!(legal_in(
         fen,
@@ -208,9 +214,17 @@ fn no_legal_move_gives_bestmove_0000_and_eof_ends_cleanly() {
     e.send("go depth 5");
     let lines = e.until("bestmove", 5 * SECOND);
     assert_eq!(lines.last().unwrap(), "bestmove 0000");
-    // Closing stdin (EOF) ends the engine without quit.
+    // Closing stdin (EOF) ends the search, which waits for `stop` even here, and the engine,
+    // without `quit`. Stopping takes no time: 10 s is room for a loaded machine.
     e.send("go infinite");
-    drop(std::mem::replace(&mut e, Engine::start()));
+    e.is_ready();
+    e.close_input();
+    let lines = e.until("bestmove", 10 * SECOND);
+    assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    assert!(
+        e.wait_exit(10 * SECOND),
+        "the engine did not exit at the end of its input"
+    );
 }
 
 #[test]

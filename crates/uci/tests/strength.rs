@@ -5,7 +5,7 @@
 mod common;
 
 use chess::Position;
-use common::Engine;
+use common::{Engine, last_pv_move};
 use std::collections::HashSet;
 use std::time::Duration;
 
@@ -67,13 +67,17 @@ fn a_limited_strength_searches_little_and_chooses_among_its_lines() {
             assert!(nodes <= 229, "{info}");
         }
         let last_depth = word_after(infos.last().expect("an info line"), "depth").expect("depth");
+        // The last iteration's four lines; a move drawn other than the first is then shown
+        // again, as the best line, so that the last best line sent begins with the move played.
         let firsts: Vec<&str> = infos
             .iter()
             .filter(|l| word_after(l, "depth") == Some(last_depth))
+            .take(4)
             .filter_map(|l| word_after(l, "pv"))
             .collect();
         assert_eq!(firsts.len(), 4, "{infos:?}");
         assert!(firsts.contains(&mv.as_str()), "{mv} not among {firsts:?}");
+        assert_eq!(last_pv_move(&lines), Some(mv.clone()), "{infos:?}");
         assert!(pos.parse_uci_move(&mv).is_ok());
         played.insert(mv);
     }

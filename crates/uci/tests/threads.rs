@@ -1,11 +1,12 @@
-//! Lazy SMP through the protocol: several threads give legal moves and lines, node limits count
-//! every thread, and a thousand searches started, stopped and resized at random moments each end
-//! with exactly one `bestmove`.
+//! Lazy SMP through the protocol: `Threads` starts and ends helper threads, several threads give
+//! legal moves and lines, node limits count every thread, and a thousand searches started,
+//! stopped and resized at random moments each end with exactly one `bestmove`, which begins the
+//! last principal variation sent.
 
 mod common;
 
 use chess::Position;
-use common::{Engine, Rng};
+use common::{Engine, Rng, assert_bestmove_begins_last_pv};
 use std::time::Duration;
 
 const SECOND: Duration = Duration::from_secs(1);
@@ -80,12 +81,62 @@ fn bench_nodes(e: &mut Engine) -> String {
     }
 }
 
+/// `bench` runs on one thread whatever `Threads` says, so that its node count stays the search's
+/// fingerprint: the same count with `Threads 4` (a bench on four threads would count differently
+/// from run to run).
 #[test]
-fn bench_is_the_same_whatever_the_threads() {
+fn bench_runs_on_one_thread_whatever_threads_says() {
     let mut e = Engine::start();
     let one = bench_nodes(&mut e);
     e.send("setoption name Threads value 4");
     assert_eq!(bench_nodes(&mut e), one);
+}
+
+/// The engine's threads, as the kernel counts them (Linux), once `expected` is reached or after
+/// a few seconds of waiting for it: a helper that is told to go ends on its own thread.
+fn threads_of(e: &Engine, expected: usize) -> Option<usize> {
+    let count = || {
+        std::fs::read_dir(format!("/proc/{}/task", e.pid()))
+            .ok()
+            .map(|tasks| tasks.count())
+    };
+    let deadline = std::time::Instant::now() + 10 * SECOND;
+    loop {
+        let now = count()?;
+        if now == expected || std::time::Instant::now() > deadline {
+            return Some(now);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// `Threads` starts the helpers it asks for and ends those it no longer wants: the main thread
+/// and the input thread, then the search thread at the first search, then one helper for each
+/// thread past the first.
+#[test]
+fn threads_start_and_end_helper_threads() {
+    let mut e = Engine::start();
+    e.is_ready();
+    if threads_of(&e, 2).is_none() {
+        eprintln!("SKIPPED: no /proc/PID/task here to count threads");
+        return;
+    }
+    assert_eq!(threads_of(&e, 2), Some(2), "main and input");
+    e.send("go depth 1");
+    e.until("bestmove", 10 * SECOND);
+    e.is_ready();
+    assert_eq!(threads_of(&e, 3), Some(3), "and the search thread");
+    for (threads, helpers) in [(4, 3), (2, 1), (7, 6), (1, 0)] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.is_ready();
+        assert_eq!(
+            threads_of(&e, 3 + helpers),
+            Some(3 + helpers),
+            "Threads {threads}"
+        );
+        e.send("go depth 4");
+        check_search(chess::STARTPOS, &e.until("bestmove", 30 * SECOND));
+    }
 }
 
 #[test]
@@ -115,6 +166,12 @@ fn a_thousand_random_searches_each_end_with_one_bestmove() {
         let lines = e.until("readyok", 10 * SECOND);
         let bestmoves = lines.iter().filter(|l| l.starts_with("bestmove")).count();
         assert_eq!(bestmoves, 1, "cycle {cycle}: {lines:?}");
+        let search: Vec<String> = lines
+            .iter()
+            .take_while(|l| !l.starts_with("readyok"))
+            .cloned()
+            .collect();
+        assert_bestmove_begins_last_pv(&search, &format!("cycle {cycle}, {threads} threads"));
         assert!(
             !lines.iter().any(|l| l.contains("error")),
             "cycle {cycle}: {lines:?}"

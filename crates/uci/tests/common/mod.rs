@@ -7,9 +7,21 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// cb2026 started with `args`, its standard input and output piped.
+pub fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_cb2026"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start cb2026")
+}
+
 pub struct Engine {
     child: Child,
-    stdin: ChildStdin,
+    /// `None` once closed (see [`Engine::close_input`]).
+    stdin: Option<ChildStdin>,
     lines: Receiver<String>,
 }
 
@@ -20,13 +32,7 @@ impl Engine {
 
     /// The engine started with these command-line arguments.
     pub fn start_with(args: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cb2026"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start cb2026");
+        let mut child = spawn(args);
         let stdin = child.stdin.take().expect("stdin");
         let stdout = child.stdout.take().expect("stdout");
         let (tx, lines) = channel();
@@ -40,20 +46,66 @@ impl Engine {
         });
         Engine {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
         }
     }
 
+    fn input(&mut self) -> &mut ChildStdin {
+        self.stdin.as_mut().expect("the engine's input is open")
+    }
+
     pub fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to cb2026");
-        self.stdin.flush().expect("flush");
+        let stdin = self.input();
+        writeln!(stdin, "{line}").expect("write to cb2026");
+        stdin.flush().expect("flush");
     }
 
     pub fn send_bytes(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).expect("write to cb2026");
-        self.stdin.write_all(b"\n").expect("write to cb2026");
-        self.stdin.flush().expect("flush");
+        let stdin = self.input();
+        stdin.write_all(bytes).expect("write to cb2026");
+        stdin.write_all(b"\n").expect("write to cb2026");
+        stdin.flush().expect("flush");
+    }
+
+    /// Writes `bytes` as they are, with no newline.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.input();
+        stdin.write_all(bytes).expect("write to cb2026");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends `go`, which has arguments the engine can't read and none that limits the search:
+    /// one error line, then a search until `stop`, answered with a `bestmove` and no other error.
+    pub fn go_read_in_part(&mut self, go: &str) {
+        self.send(go);
+        let reply = self.until("info string error", Duration::from_secs(5));
+        assert_eq!(reply.len(), 1, "{go}: {reply:?}");
+        self.send("stop");
+        let answer = self.until("bestmove", Duration::from_secs(5));
+        assert!(
+            !answer.iter().any(|l| l.contains("error")),
+            "{go}: {answer:?}"
+        );
+    }
+
+    /// Closes the engine's standard input: end of input, as when a GUI goes away.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// A field of the engine's `/proc/PID/status` in kB (`VmRSS`, `VmHWM`...): Linux only.
+    pub fn memory_kb(&self, field: &str) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        let line = status
+            .lines()
+            .find(|l| l.starts_with(&format!("{field}:")))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// The next line, if one comes within `timeout`.
@@ -209,5 +261,34 @@ impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// The first move of the last principal variation a search sent for its best line (an `info`
+/// line with `pv` and `multipv 1`, or no `multipv`): what a GUI shows as the engine's plan.
+pub fn last_pv_move(lines: &[String]) -> Option<String> {
+    lines.iter().rev().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") {
+            return None;
+        }
+        let multipv = words.iter().position(|&w| w == "multipv");
+        if multipv.is_some_and(|at| words.get(at + 1) != Some(&"1")) {
+            return None;
+        }
+        let pv = words.iter().position(|&w| w == "pv")?;
+        words.get(pv + 1).map(|mv| mv.to_string())
+    })
+}
+
+/// Asserts that the `bestmove` ending `lines` (one search's output) begins the last principal
+/// variation sent, if one was.
+pub fn assert_bestmove_begins_last_pv(lines: &[String], context: &str) {
+    let best = Engine::best_move(lines);
+    if let Some(first) = last_pv_move(lines) {
+        assert_eq!(
+            first, best,
+            "{context}: bestmove {best} after a last pv from {first}: {lines:?}"
+        );
     }
 }

@@ -6,8 +6,9 @@ use crate::clock::Instant;
 use crate::eval::nnue::{Network, embedded};
 use crate::notes::Notes;
 use crate::params::Params;
-use crate::search::{SearchOptions, Signals, new_search};
+use crate::search::SearchOptions;
 use crate::techniques::Techniques;
+use crate::threads::{Signals, ThreadPool};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use chess::{CastlingMode, Position};
@@ -246,10 +247,9 @@ pub fn run_with_signals(
     signals: Arc<Signals>,
 ) -> BenchReport {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
-    let mut search = new_search(tt.clone(), net, signals.clone());
+    let mut pool = ThreadPool::with_network(tt.clone(), net).with_signals(signals.clone());
+    pool.set_switches(techniques, params);
     let mut stopped = false;
-    search.techniques = techniques.clone();
-    search.params = *params;
     let mut lines = Vec::new();
     let mut notes = Notes::default();
     for &(fen, chess960) in positions {
@@ -262,9 +262,9 @@ pub fn run_with_signals(
             continue;
         };
         tt.clear();
-        search.clear();
+        pool.clear();
         let t = Instant::now();
-        let result = search.run(
+        let result = pool.search(
             &pos,
             &[],
             &Limits::depth(depth),
@@ -276,7 +276,7 @@ pub fn run_with_signals(
             stopped = true;
             break;
         }
-        notes.merge(&search.notes);
+        notes.merge(pool.notes());
         lines.push(BenchLine {
             fen,
             nodes: result.nodes,

@@ -4,247 +4,80 @@
 //! thread keeps the clock, reports and decides when to stop; the helpers stop when it does, and
 //! the best move comes from the thread whose move the most (and deepest) threads voted for.
 //!
-//! [`ThreadPool`] is what the UCI session holds: the persistent search thread (a `go` starts no
-//! thread, so a fast move costs no thread start), the workers while idle, and what they share.
+//! [`ThreadPool`] is every search's one way in: the UCI session's, `bench`'s, the tree
+//! explorer's, data generation's. It owns the workers and what they share, and
+//! [`ThreadPool::search`] runs one search on all of them. The UCI session keeps its pool on a
+//! [`SearchThread`], so that a search runs while the session goes on reading commands.
+
+mod helper;
+mod search_thread;
+pub(crate) mod timekeeper;
+mod vote;
+
+pub use helper::SEARCH_STACK_BYTES;
+pub use search_thread::{Job, SearchThread};
 
 use crate::eval::nnue::Network;
 use crate::eval::{Evaluation, Evaluator};
 use crate::notes::Notes;
-use crate::score::MATE_BOUND;
-use crate::search::{Info, Search, SearchOptions, SearchResult, Signals};
+use crate::params::Params;
+use crate::search::{Info, SearchOptions, SearchResult, Worker};
+use crate::techniques::Techniques;
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
-use chess::{Move, Position};
+use chess::Position;
+use helper::{Helper, HelperReport};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::thread::JoinHandle;
-
-/// Every search thread's stack: deep recursion with move lists on the stack.
-pub const SEARCH_STACK_BYTES: usize = 64 << 20;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use timekeeper::Timekeeper;
+use vote::vote;
 
 /// The most threads a search may use.
 pub const MAX_THREADS: usize = 1024;
 
-/// What a helper found, for the vote and `stats`.
-struct HelperReport {
-    result: SearchResult,
-    /// The line of its last completed iteration.
-    info: Option<Info>,
-    notes: Notes,
+/// What the threads of one search share besides the hash table: the flags the UCI thread sets,
+/// and what the threads tell each other.
+#[derive(Default)]
+pub struct Signals {
+    /// Stop now (`stop`, `quit`).
+    pub stop: AtomicBool,
+    /// Pondering: no time limit until `ponderhit` clears this.
+    pub pondering: AtomicBool,
+    /// The main thread has finished its search: the helpers stop too.
+    pub(crate) finished: AtomicBool,
+    /// The nodes of every thread of this search, added in steps of about 1024 (see `poll`).
+    pub(crate) nodes: AtomicU64,
+    /// Positions of this search whose result came from the tablebases, on every thread.
+    pub(crate) tb_hits: AtomicU64,
 }
 
-type HelperJob<E> = Box<dyn FnOnce(&mut Search<E>) -> Option<HelperReport> + Send>;
-
-/// A helper thread: it owns its worker for good and runs what it is sent, one job at a time.
-struct Helper<E: Evaluator> {
-    jobs: Sender<HelperJob<E>>,
-    replies: Receiver<Option<HelperReport>>,
-}
-
-impl<E: Evaluator + 'static> Helper<E> {
-    fn start(mut worker: Search<E>) -> std::io::Result<Helper<E>> {
-        let (jobs, queue) = channel::<HelperJob<E>>();
-        let (reply, replies) = channel();
-        std::thread::Builder::new()
-            .name(format!("helper {}", worker.thread_id))
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                for job in queue {
-                    if reply.send(job(&mut worker)).is_err() {
-                        break;
-                    }
-                }
-            })?;
-        Ok(Helper { jobs, replies })
+impl Signals {
+    /// Before a search: no thread has finished, no node is counted.
+    fn begin_search(&self) {
+        self.finished.store(false, Ordering::Relaxed);
+        self.nodes.store(0, Ordering::Relaxed);
+        self.tb_hits.store(0, Ordering::Relaxed);
     }
-}
-
-/// Sends every helper a job; which ones took it (a helper that has gone, after a panic: a bug,
-/// takes none).
-fn send_to_helpers<E: Evaluator + 'static>(
-    helpers: &[Helper<E>],
-    mut job: impl FnMut() -> HelperJob<E>,
-) -> Vec<bool> {
-    helpers.iter().map(|h| h.jobs.send(job()).is_ok()).collect()
-}
-
-/// The replies of the helpers that took a job: a helper that dies instead of answering is left
-/// out rather than waited for.
-fn replies<E: Evaluator + 'static>(helpers: &[Helper<E>], sent: Vec<bool>) -> Vec<HelperReport> {
-    helpers
-        .iter()
-        .zip(sent)
-        .filter_map(|(h, sent)| {
-            if sent {
-                h.replies.recv().ok().flatten()
-            } else {
-                None
-            }
-        })
-        .collect()
-}
-
-/// The threads of a search: the main worker, on the thread that runs the search, and the helpers.
-pub struct Workers<E: Evaluator = Evaluation> {
-    pub main: Search<E>,
-    helpers: Vec<Helper<E>>,
-}
-
-impl<E: Evaluator + 'static> Workers<E> {
-    pub fn threads(&self) -> usize {
-        1 + self.helpers.len()
-    }
-
-    // ANCHOR: smp_search
-    /// Searches `pos` on every thread (see [`Search::run`] for the arguments); the main thread
-    /// reports, and the result is the voted thread's.
-    pub fn search(
-        &mut self,
-        pos: &Position,
-        history: &[u64],
-        limits: &Limits,
-        options: &SearchOptions,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
-        let signals = self.main.signals.clone();
-        signals.begin_search();
-        self.main.tt.new_search();
-        // The helpers search one line (no MultiPV) with the main thread's switches.
-        let helper_options = SearchOptions {
-            multipv: 1,
-            ..options.clone()
-        };
-        let (techniques, params) = (self.main.techniques.clone(), self.main.params);
-        let sent = send_to_helpers(&self.helpers, || {
-            let (pos, history, limits) = (pos.clone(), history.to_vec(), limits.clone());
-            let (options, techniques) = (helper_options.clone(), techniques.clone());
-            Box::new(move |worker| {
-                worker.techniques = techniques;
-                worker.params = params;
-                let result = worker.iterate(&pos, &history, &limits, &options, &mut |_| {});
-                let info = (result.depth > 0).then(|| worker.info(result.depth, 0, None));
-                let notes = worker.notes.clone();
-                Some(HelperReport {
-                    result,
-                    info,
-                    notes,
-                })
-            })
-        });
-        let mut result = self.main.iterate(pos, history, limits, options, report);
-        // The main thread is done: so are the helpers, at their next look at the flags.
-        signals.finished.store(true, Ordering::Relaxed);
-        let reports = replies(&self.helpers, sent);
-        for r in &reports {
-            self.main.notes.merge(&r.notes);
-        }
-        result.nodes = signals.nodes.load(Ordering::Relaxed);
-        if options.multipv > 1 || reports.is_empty() {
-            return result;
-        }
-        let mut results = vec![result.clone()];
-        results.extend(reports.iter().map(|r| r.result.clone()));
-        let chosen = vote(&results);
-        if chosen == 0 {
-            return result;
-        }
-        // Another thread's line wins: show it, so the GUI's last line leads to the best move.
-        let helper = &reports[chosen - 1];
-        if let Some(info) = &helper.info {
-            report(&Info {
-                nodes: result.nodes,
-                time: self.main.time.elapsed(),
-                hashfull: self.main.tt.hashfull(),
-                ..info.clone()
-            });
-        }
-        SearchResult {
-            nodes: result.nodes,
-            ..helper.result.clone()
-        }
-    }
-    // ANCHOR_END: smp_search
-
-    /// Runs `f` on every worker (the helpers on their own threads).
-    fn for_each(&mut self, f: impl Fn(&mut Search<E>) + Clone + Send + 'static) {
-        f(&mut self.main);
-        let sent = send_to_helpers(&self.helpers, || {
-            let f = f.clone();
-            Box::new(move |worker| {
-                f(worker);
-                None
-            })
-        });
-        replies(&self.helpers, sent);
-    }
-}
-
-// ANCHOR: vote
-/// Which thread's move to play. Each thread that completed an iteration votes for its move with
-/// a weight that grows with its depth and with its score above the worst; the thread whose move
-/// has the most weight wins, the deepest of them if several share that move. A proven mate
-/// overrides the vote: the shortest one found is played.
-fn vote(results: &[SearchResult]) -> usize {
-    let voters = || {
-        results
-            .iter()
-            .filter(|r| r.depth > 0 && r.best_move.is_some())
-    };
-    let Some(worst) = voters().map(|r| r.score).min() else {
-        return 0;
-    };
-    let weight = |r: &SearchResult| (r.score - worst + 10) as i64 * r.depth as i64;
-    let votes_for =
-        |mv: Option<Move>| -> i64 { voters().filter(|r| r.best_move == mv).map(weight).sum() };
-    let mut best = 0;
-    for (i, r) in results.iter().enumerate().skip(1) {
-        if r.depth == 0 || r.best_move.is_none() {
-            continue;
-        }
-        let b = &results[best];
-        let better = if r.score >= MATE_BOUND || b.score >= MATE_BOUND {
-            r.score > b.score
-        } else {
-            let (mine, theirs) = (votes_for(r.best_move), votes_for(b.best_move));
-            b.depth == 0 || mine > theirs || (mine == theirs && r.depth > b.depth)
-        };
-        if better {
-            best = i;
-        }
-    }
-    best
-}
-// ANCHOR_END: vote
-
-/// A job for the search thread: a search, `bench` or `perft`.
-pub type Job<E> = Box<dyn FnOnce(&mut Workers<E>) + Send>;
-
-/// The one thread that runs every job of a session, started at the first and then kept.
-struct SearchThread<E: Evaluator> {
-    /// Dropping the sender ends the thread's loop once its current job (if any) is done; the
-    /// thread is not joined, so dropping a pool never waits on a search no one stopped.
-    jobs: Sender<(Job<E>, Workers<E>)>,
-    results: Receiver<Workers<E>>,
-    handle: JoinHandle<()>,
 }
 
 /// Builds a thread's evaluator: each thread needs its own (an incremental evaluation keeps a
 /// state per line).
 type EvaluatorFactory<E> = Arc<dyn Fn() -> E + Send + Sync>;
 
-/// What the UCI session holds: the workers, the search thread that runs their jobs, and what the
-/// threads share (the hash table, the signals).
+/// The workers of a search and what they share: the main worker, which searches on the thread
+/// that calls [`ThreadPool::search`], the helpers on threads of their own, the hash table, the
+/// signals and the switches.
 pub struct ThreadPool<E: Evaluator + 'static = Evaluation> {
-    /// `None` while a job runs: the search thread has them.
-    workers: Option<Workers<E>>,
-    thread: Option<SearchThread<E>>,
+    main: Worker<E>,
+    helpers: Vec<Helper<E>>,
     tt: Arc<TranspositionTable>,
     signals: Arc<Signals>,
     new_evaluator: EvaluatorFactory<E>,
-    threads: usize,
-    /// Jobs run on the caller's thread (see [`ThreadPool::inline`]).
-    inline: bool,
+    techniques: Techniques,
+    params: Params,
+    /// The counters of the last search, every thread's.
+    notes: Notes,
 }
 
 impl ThreadPool<Evaluation> {
@@ -260,60 +93,33 @@ impl ThreadPool<Evaluation> {
 }
 
 impl<E: Evaluator + 'static> ThreadPool<E> {
-    /// One thread; no thread is started until the first job.
+    /// One thread, the caller's: no thread is started until [`ThreadPool::set_threads`] asks
+    /// for more.
     pub fn new(
         tt: Arc<TranspositionTable>,
         new_evaluator: impl Fn() -> E + Send + Sync + 'static,
     ) -> ThreadPool<E> {
-        let mut pool = ThreadPool {
-            workers: None,
-            thread: None,
-            tt,
-            signals: Arc::new(Signals::default()),
-            new_evaluator: Arc::new(new_evaluator),
-            threads: 1,
-            inline: false,
-        };
-        pool.workers = Some(pool.fresh_workers(1));
-        pool
-    }
-
-    /// The same pool running each job on the calling thread, to its end, instead of on the
-    /// search thread: for a host that has no threads (the browser build, inside a Web Worker).
-    /// [`ThreadPool::start`] then returns only when the job is done, so nothing can stop it
-    /// meanwhile: the caller gives every job a limit.
-    pub fn inline(mut self) -> ThreadPool<E> {
-        self.inline = true;
-        self
-    }
-
-    fn worker(&self, thread_id: usize) -> Search<E> {
-        let mut worker = Search::new(
-            self.tt.clone(),
-            (self.new_evaluator)(),
-            self.signals.clone(),
-        );
-        worker.thread_id = thread_id;
-        worker
-    }
-
-    /// `threads` new workers; fewer if the system won't start more threads.
-    fn fresh_workers(&self, threads: usize) -> Workers<E> {
-        let mut workers = Workers {
-            main: self.worker(0),
+        let signals = Arc::new(Signals::default());
+        let main = Worker::new(0, tt.clone(), new_evaluator(), signals.clone());
+        ThreadPool {
+            main,
             helpers: Vec::new(),
-        };
-        self.add_helpers(&mut workers, threads);
-        workers
+            tt,
+            signals,
+            new_evaluator: Arc::new(new_evaluator),
+            techniques: Techniques::default(),
+            params: Params::default(),
+            notes: Notes::default(),
+        }
     }
 
-    fn add_helpers(&self, workers: &mut Workers<E>, threads: usize) {
-        while workers.threads() < threads {
-            match Helper::start(self.worker(workers.threads())) {
-                Ok(helper) => workers.helpers.push(helper),
-                Err(_) => break,
-            }
-        }
+    /// The same pool stopped by `signals`, another pool's: a `bench` or `tree` that a session
+    /// runs as a job, which its `stop` must reach. Before any helper is started.
+    pub fn with_signals(mut self, signals: Arc<Signals>) -> ThreadPool<E> {
+        self.helpers.clear();
+        self.main.signals = signals.clone();
+        self.signals = signals;
+        self
     }
 
     pub fn signals(&self) -> &Arc<Signals> {
@@ -324,29 +130,50 @@ impl<E: Evaluator + 'static> ThreadPool<E> {
         &self.tt
     }
 
-    /// The main worker, while no job runs.
-    pub fn main(&mut self) -> Option<&mut Search<E>> {
-        self.workers.as_mut().map(|w| &mut w.main)
+    /// How many threads search.
+    pub fn threads(&self) -> usize {
+        1 + self.helpers.len()
     }
 
-    /// How many threads search (while idle; else as last set).
-    pub fn threads(&self) -> usize {
-        self.workers.as_ref().map_or(self.threads, Workers::threads)
+    /// The counters of the last search, every thread's (for `stats`).
+    pub fn notes(&self) -> &Notes {
+        &self.notes
+    }
+
+    /// Replaces the counters `stats` shows: a `bench` or `tree` run as a job shows its own.
+    pub fn show_notes(&mut self, notes: Notes) {
+        self.notes = notes;
+    }
+
+    // ANCHOR: set_switches
+    /// The techniques and parameters every worker searches with, from the next search on: the
+    /// one way they reach the workers.
+    pub fn set_switches(&mut self, techniques: &Techniques, params: &Params) {
+        self.techniques = techniques.clone();
+        self.params = *params;
+        self.main.techniques = techniques.clone();
+        self.main.params = *params;
+    }
+    // ANCHOR_END: set_switches
+
+    fn worker(&self, thread_id: usize) -> Worker<E> {
+        let evaluator = (self.new_evaluator)();
+        Worker::new(thread_id, self.tt.clone(), evaluator, self.signals.clone())
     }
 
     // ANCHOR: set_threads
-    /// `threads` threads from the next search on (between searches only). Helpers beyond the
-    /// number go (their threads end), new ones start with empty histories.
+    /// `threads` threads from the next search on. Helpers beyond the number go (their threads
+    /// end), new ones start with empty histories; fewer if the system won't start more threads.
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         let threads = threads.clamp(1, MAX_THREADS);
-        self.threads = threads;
-        let Some(mut workers) = self.workers.take() else {
-            return Ok(());
-        };
-        workers.helpers.truncate(threads - 1);
-        self.add_helpers(&mut workers, threads);
-        let started = workers.threads();
-        self.workers = Some(workers);
+        self.helpers.truncate(threads - 1);
+        while self.threads() < threads {
+            match Helper::start(self.worker(self.threads())) {
+                Ok(helper) => self.helpers.push(helper),
+                Err(_) => break,
+            }
+        }
+        let started = self.threads();
         if started < threads {
             return Err(format!("could start only {started} of {threads} threads"));
         }
@@ -354,113 +181,127 @@ impl<E: Evaluator + 'static> ThreadPool<E> {
     }
     // ANCHOR_END: set_threads
 
-    /// Another hash table for every thread (`Hash`, `Clear Hash`, `ucinewgame`).
-    pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
-        self.tt = tt.clone();
-        if let Some(workers) = &mut self.workers {
-            workers.for_each(move |w| w.set_tt(tt.clone()));
+    /// Runs `f` on every worker (the helpers on their own threads) and waits for all of them.
+    fn for_each(&mut self, f: impl Fn(&mut Worker<E>) + Clone + Send + 'static) {
+        f(&mut self.main);
+        for helper in &self.helpers {
+            let f = f.clone();
+            helper.send(Box::new(move |worker| {
+                f(worker);
+                None
+            }));
+        }
+        for helper in &self.helpers {
+            helper.reply();
         }
     }
 
-    /// Another evaluator for every thread, built by `new_evaluator`.
+    /// Another hash table for every thread (`Hash`).
+    pub fn set_tt(&mut self, tt: Arc<TranspositionTable>) {
+        self.tt = tt.clone();
+        self.for_each(move |w| w.tt = tt.clone());
+    }
+
+    /// Another evaluator for every thread, built by `new_evaluator`, from the next search on.
     pub fn set_evaluator(&mut self, new_evaluator: impl Fn() -> E + Send + Sync + 'static) {
         self.new_evaluator = Arc::new(new_evaluator);
         let make = self.new_evaluator.clone();
-        if let Some(workers) = &mut self.workers {
-            workers.for_each(move |w| w.set_evaluator(make()));
-        }
+        self.for_each(move |w| w.evaluator = make());
     }
 
     /// Forgets what every thread learned (`ucinewgame`).
     pub fn clear(&mut self) {
-        if let Some(workers) = &mut self.workers {
-            workers.for_each(Search::clear);
-        }
+        self.for_each(Worker::clear);
     }
 
-    /// Runs `job` on the search thread, starting it at the first job (or, [`inline`], here and
-    /// to its end). The caller has waited for the previous one.
-    ///
-    /// [`inline`]: ThreadPool::inline
-    pub fn start(&mut self, job: Job<E>) -> Result<(), String> {
-        if self.inline {
-            let mut workers = match self.workers.take() {
-                Some(workers) => workers,
-                None => self.fresh_workers(self.threads),
-            };
-            job(&mut workers);
-            self.workers = Some(workers);
-            return Ok(());
-        }
-        if self.thread.is_none() {
-            self.thread = Some(Self::spawn().map_err(|e| format!("no search thread: {e}"))?);
-        }
-        let workers = match self.workers.take() {
-            Some(workers) => workers,
-            None => self.fresh_workers(self.threads),
+    // ANCHOR: smp_search
+    /// Searches `pos`, reached through the positions hashed in `history` (oldest first), within
+    /// `limits` on every thread; the main thread reports each iteration to `report`, and the
+    /// result is the voted thread's.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        options: &SearchOptions,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.signals.begin_search();
+        self.tt.new_search();
+        // The helpers search one line (no MultiPV) with the pool's switches.
+        let helper_options = SearchOptions {
+            multipv: 1,
+            ..options.clone()
         };
-        let sent = self
-            .thread
-            .as_ref()
-            .is_some_and(|t| t.jobs.send((job, workers)).is_ok());
-        if !sent {
-            self.lost();
-            return Err("the search thread has gone; its state was reset".into());
+        for helper in &self.helpers {
+            let (pos, history, limits) = (pos.clone(), history.to_vec(), limits.clone());
+            let (options, techniques) = (helper_options.clone(), self.techniques.clone());
+            let params = self.params;
+            helper.send(Box::new(move |worker| {
+                worker.techniques = techniques;
+                worker.params = params;
+                let result = worker.iterate(&pos, &history, &limits, &options, &mut |_| {});
+                let info = (result.depth > 0).then(|| worker.info(result.depth, 0, None));
+                let notes = worker.notes.clone();
+                Some(HelperReport {
+                    result,
+                    info,
+                    notes,
+                })
+            }));
         }
-        Ok(())
-    }
-
-    fn spawn() -> std::io::Result<SearchThread<E>> {
-        let (jobs, queue) = channel::<(Job<E>, Workers<E>)>();
-        let (finished, results) = channel();
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK_BYTES)
-            .spawn(move || {
-                for (job, mut workers) in queue {
-                    job(&mut workers);
-                    if finished.send(workers).is_err() {
-                        break;
-                    }
-                }
-            })?;
-        Ok(SearchThread {
-            jobs,
-            results,
-            handle,
-        })
-    }
-
-    /// Whether a job was started, its workers are not yet back, and the thread is alive.
-    pub fn is_running(&self) -> bool {
-        self.workers.is_none()
-            && self
-                .thread
-                .as_ref()
-                .is_some_and(|t| !t.handle.is_finished())
-    }
-
-    /// Waits for the running job (if any) and takes the workers back. `Err` if the job died
-    /// (a panic: a bug); the pool then starts afresh.
-    pub fn wait(&mut self) -> Result<(), String> {
-        if self.workers.is_some() {
-            return Ok(());
+        let timekeeper = Timekeeper::new(limits, pos.side_to_move(), options, &self.params);
+        self.main.timekeeper = Some(timekeeper);
+        let mut result = self.main.iterate(pos, history, limits, options, report);
+        self.wait_while_pondering(limits.infinite);
+        // The main thread is done: so are the helpers, at their next look at the flags.
+        self.signals.finished.store(true, Ordering::Relaxed);
+        let reports: Vec<HelperReport> = self.helpers.iter().filter_map(Helper::reply).collect();
+        let timekeeper = self.main.timekeeper.take();
+        self.notes = self.main.notes.clone();
+        for r in &reports {
+            self.notes.merge(&r.notes);
         }
-        match self.thread.as_ref().map(|t| t.results.recv()) {
-            Some(Ok(workers)) => {
-                self.workers = Some(workers);
-                Ok(())
-            }
-            _ => {
-                self.lost();
-                Err("the search thread failed; its state was reset".into())
-            }
+        result.nodes = self.signals.nodes.load(Ordering::Relaxed);
+        if options.multipv > 1 || reports.is_empty() {
+            return result;
+        }
+        let mut results = vec![result.clone()];
+        results.extend(reports.iter().map(|r| r.result.clone()));
+        let chosen = vote(&results);
+        if chosen == 0 {
+            return result;
+        }
+        // Another thread's line wins: show it, so the GUI's last line leads to the best move.
+        let helper = &reports[chosen - 1];
+        if let Some(info) = &helper.info {
+            report(&Info {
+                nodes: result.nodes,
+                time: timekeeper.map_or(Duration::ZERO, |t| t.elapsed()),
+                hashfull: self.tt.hashfull(),
+                ..info.clone()
+            });
+        }
+        SearchResult {
+            nodes: result.nodes,
+            ..helper.result.clone()
         }
     }
+    // ANCHOR_END: smp_search
 
-    /// After a lost job: a new search thread at the next job, and new workers now.
-    fn lost(&mut self) {
-        self.thread = None;
-        self.workers = Some(self.fresh_workers(self.threads));
+    /// In `go infinite` and `go ponder` the best move may only be sent after `stop` or
+    /// `ponderhit`: the main thread waits (the helpers search on meanwhile).
+    fn wait_while_pondering(&self, infinite: bool) {
+        let signals = &self.signals;
+        while !signals.stop.load(Ordering::Relaxed)
+            && (infinite || signals.pondering.load(Ordering::Relaxed))
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// The main worker, for the drivers in `tools` (the tree explorer attaches its recorder).
+    pub(crate) fn main_worker(&mut self) -> &mut Worker<E> {
+        &mut self.main
     }
 }

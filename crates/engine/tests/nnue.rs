@@ -8,7 +8,7 @@ use engine::bench::BENCH_POSITIONS;
 use engine::eval::nnue::features::for_each_active;
 use engine::eval::nnue::{Activation, FloatNetwork, Network, NnueEvaluator, Simd};
 use engine::eval::{EvalTrace, Evaluator, HceEvaluator};
-use engine::{Limits, Search, SearchOptions, Signals, Techniques, TranspositionTable};
+use engine::{Limits, Params, SearchOptions, Techniques, ThreadPool, TranspositionTable};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -195,24 +195,28 @@ fn every_evaluation_of_a_real_search_is_exact() {
     let net = random_net(64, Activation::SCReLU, 1, 6);
     let checked = Arc::new(AtomicU64::new(0));
     let wrong = Arc::new(Mutex::new(Vec::new()));
-    let evaluator = Checked {
+    let (counter, errors) = (checked.clone(), wrong.clone());
+    let evaluator = move || Checked {
         nnue: NnueEvaluator::new(net.clone()),
-        net,
-        checked: checked.clone(),
-        wrong: wrong.clone(),
+        net: net.clone(),
+        checked: counter.clone(),
+        wrong: errors.clone(),
     };
     let tt = Arc::new(TranspositionTable::new(8));
-    let mut search = Search::new(tt, evaluator, Arc::new(Signals::default()));
+    let mut search = ThreadPool::new(tt, evaluator);
     // Every technique on, ProbCut too: each makes and evaluates moves in its own way.
-    search.techniques = Techniques::default();
-    search.techniques.probcut = true;
+    let techniques = Techniques {
+        probcut: true,
+        ..Techniques::default()
+    };
+    search.set_switches(&techniques, &Params::default());
     for &(fen, chess960) in BENCH_POSITIONS.iter().take(12) {
         let pos = Position::from_fen_with(fen, mode(chess960)).unwrap();
         let limits = Limits {
             nodes: Some(20_000),
             ..Limits::default()
         };
-        search.run(&pos, &[], &limits, &SearchOptions::default(), &mut |_| {});
+        search.search(&pos, &[], &limits, &SearchOptions::default(), &mut |_| {});
     }
     let wrong = wrong.lock().unwrap();
     assert!(

@@ -18,8 +18,8 @@ use engine::tablebase::{Probing, Tablebases};
 use engine::techniques::parse_switch;
 use engine::tree::TreeRequest;
 use engine::{
-    Bound, Evaluator, HceEvaluator, Info, Notes, Params, SearchOptions, TECHNIQUES, Techniques,
-    ThreadPool, TranspositionTable, Workers,
+    Bound, Evaluator, HceEvaluator, Info, Notes, Params, SearchOptions, SearchThread, TECHNIQUES,
+    Techniques, ThreadPool, TranspositionTable,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -40,7 +40,7 @@ pub struct Session {
     choice_seed: u64,
     /// The search threads, the hash table and the stop flags; the search thread is started at
     /// the first job and then kept for every search.
-    pool: ThreadPool,
+    pool: SearchThread,
     /// Set by the search thread just before it sends `bestmove`: from then on it is as good as
     /// finished, and a command that follows `bestmove` at once must not be refused.
     answered: Arc<AtomicBool>,
@@ -137,7 +137,7 @@ impl Session {
     fn build(technique_options: bool, synchronous: bool) -> Session {
         let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
         let net = nnue::embedded();
-        let mut pool = ThreadPool::with_network(tt, net.clone());
+        let mut pool = SearchThread::new(ThreadPool::with_network(tt, net.clone()));
         if synchronous {
             pool = pool.inline();
         }
@@ -185,13 +185,11 @@ impl Session {
 
     /// Waits for the search thread's job (if any) and takes the workers back.
     pub fn wait(&mut self) {
-        let running = self.pool.main().is_none();
-        // A job that panicked (a bug) leaves a fresh pool rather than a dead engine.
-        if let Err(e) = self.pool.wait() {
-            error(e);
-        } else if running {
-            if let Some(main) = self.pool.main() {
-                self.last_notes = main.notes.clone();
+        let running = self.pool.notes().is_none();
+        self.pool.wait();
+        if running {
+            if let Some(notes) = self.pool.notes() {
+                self.last_notes = notes.clone();
             }
         }
     }
@@ -470,11 +468,10 @@ impl Session {
         let mut rng = Rng::new(self.choice_seed ^ self.position.hash());
         // ANCHOR_END: limit_strength
         // ANCHOR: search_thread
-        let job = Box::new(move |workers: &mut Workers| {
-            workers.main.techniques = techniques;
-            workers.main.params = params;
+        let job = Box::new(move |pool: &mut ThreadPool| {
+            pool.set_switches(&techniques, &params);
             let mut lines = Lines::default();
-            let mut result = workers.search(&position, &history, &limits, &options, &mut |info| {
+            let mut result = pool.search(&position, &history, &limits, &options, &mut |info| {
                 say!("{}", info_line(info, chess960, go_received, wdl_move));
                 lines.record(info);
             });
@@ -529,8 +526,8 @@ impl Session {
         } else if self.synchronous {
             // The job is done and its workers are back: keep its counters for `stats`, as
             // `wait` does when a job on the search thread ends.
-            if let Some(main) = self.pool.main() {
-                self.last_notes = main.notes.clone();
+            if let Some(notes) = self.pool.notes() {
+                self.last_notes = notes.clone();
             }
         }
     }
@@ -719,7 +716,7 @@ impl Session {
         let answered = self.answered.clone();
         // On the search thread like a search: `isready` is answered meanwhile, `stop` ends it.
         // One thread, whatever `Threads` says: the node count is the search's fingerprint.
-        self.start_job(Box::new(move |workers: &mut Workers| {
+        self.start_job(Box::new(move |pool: &mut ThreadPool| {
             let report =
                 bench::run_with_signals(BENCH_POSITIONS, depth, &techniques, &params, net, signals);
             answered.store(true, Ordering::Relaxed);
@@ -741,7 +738,7 @@ impl Session {
                 );
             }
             // `stats` shows the bench's counters, as after a search.
-            workers.main.notes = report.notes.clone();
+            pool.show_notes(report.notes.clone());
             say!("{} nodes {} nps", report.nodes, report.nps());
         }));
     }
@@ -780,10 +777,10 @@ impl Session {
         let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
         let failed = self.failed.clone();
-        self.start_job(Box::new(move |workers: &mut Workers| {
+        self.start_job(Box::new(move |pool: &mut ThreadPool| {
             let tree = engine::tree::record(&request, net, signals);
             answered.store(true, Ordering::Relaxed);
-            workers.main.notes = tree.counters.clone();
+            pool.show_notes(tree.counters.clone());
             if let Some(format) = print {
                 let mut drawing = Vec::new();
                 match write_tree(&tree, format, &mut drawing) {

@@ -1,7 +1,7 @@
 //! After a move is searched: the best-move update that the main search and the quiescence search
 //! share, and what a cutoff teaches the move ordering (chapters 9 and 10).
 
-use super::Search;
+use super::Worker;
 use crate::eval::Evaluator;
 use crate::history::{PieceTo, history_bonus};
 use crate::movepick::{Stage, captured, is_noisy};
@@ -61,7 +61,7 @@ impl Best {
     // ANCHOR_END: best_update
 }
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     /// Counts a beta cutoff: by the first move or a later one, and by the stage the move came from.
     pub(crate) fn note_cutoff(&mut self, searched: usize, stage: Stage) {
         self.note_node(Note::BetaCutoff);

@@ -2,7 +2,7 @@
 //! a PV node, a non-PV node). It reads top to bottom in the order of the book's chapters; each
 //! technique is a labelled block that names its chapter and is guarded by its switch.
 
-use super::Search;
+use super::Worker;
 use super::best_move::Best;
 use super::null_move::has_pieces;
 use super::table::tt_cutoff_score;
@@ -50,9 +50,9 @@ impl NodeType for NonPv {
 }
 // ANCHOR_END: node_types
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: tree_hook
-    /// A node, as the rest of the search calls it: [`Search::node_body`], watched by the
+    /// A node, as the rest of the search calls it: [`Worker::node_body`], watched by the
     /// search-tree explorer when it records (otherwise the cost is one test of a field).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
@@ -73,7 +73,7 @@ impl<E: Evaluator> Search<E> {
         self.record_node::<N>(pos, depth, ply, alpha, beta, cut_node, pv)
     }
 
-    /// [`Search::node`] while a tree is recorded: the node's record opens before and closes after.
+    /// [`Worker::node`] while a tree is recorded: the node's record opens before and closes after.
     #[allow(clippy::too_many_arguments)]
     #[cold]
     #[inline(never)]

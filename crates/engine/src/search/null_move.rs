@@ -1,7 +1,7 @@
 //! Null-move pruning (chapter 12): pass, and if a shallower search still reaches beta, a real
 //! move would too.
 
-use super::Search;
+use super::Worker;
 use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
@@ -20,7 +20,7 @@ pub(crate) fn has_pieces(pos: &Position) -> bool {
     .is_nonempty()
 }
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: null_move
     /// Passes and searches shallower with a null window at beta. `Some(score)` ends the node: the
     /// pass held (and, deep down, a verification search without passing held too), or the search

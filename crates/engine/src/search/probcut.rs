@@ -1,7 +1,7 @@
 //! ProbCut (off by default): a good capture that beats beta by a margin in a much shallower
 //! search is taken as proof that the node fails high.
 
-use super::Search;
+use super::Worker;
 use crate::eval::Evaluator;
 use crate::movepick::{MovePicker, OrderingContext};
 use crate::notes::Note;
@@ -12,7 +12,7 @@ use crate::tree::Via;
 use crate::tt::{Bound, TtEntry};
 use chess::{Move, Position};
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: probcut
     /// ProbCut wagers that a capture which clears beta by `probcut_margin` in a search
     /// `probcut_reduction` plies shallower would clear beta at full depth too, and ends the node

@@ -1,14 +1,14 @@
 //! The search of one move once it is made: principal variation search (chapter 6), with the
 //! reduced search of late move reductions (chapter 13) in front.
 
-use super::Search;
+use super::Worker;
 use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
 use crate::tree::Via;
 use chess::Position;
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: pvs
     /// Principal variation search: the first move with the full window, the others with a
     /// null window that only asks "better than alpha?", searched again if the answer is yes.

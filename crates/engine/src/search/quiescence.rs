@@ -1,7 +1,7 @@
 //! The quiescence search: at the horizon, keep searching captures until the position is quiet,
 //! so the static evaluation is never trusted in the middle of an exchange.
 
-use super::Search;
+use super::Worker;
 use super::best_move::Best;
 use super::table::tt_cutoff_score;
 use crate::eval::Evaluator;
@@ -13,8 +13,8 @@ use crate::see::{SEE_VALUES, see_ge};
 use crate::tree::Kind;
 use chess::Position;
 
-impl<E: Evaluator> Search<E> {
-    /// The quiescence search as the rest of the search calls it: [`Search::quiescence_body`],
+impl<E: Evaluator> Worker<E> {
+    /// The quiescence search as the rest of the search calls it: [`Worker::quiescence_body`],
     /// watched by the search-tree explorer when it records (otherwise one test of a field).
     #[inline(always)]
     pub(crate) fn quiescence(

@@ -1,6 +1,6 @@
 //! Singular extensions and their relatives (chapter 15): is the hash move the only good move?
 
-use super::Search;
+use super::Worker;
 use crate::eval::Evaluator;
 use crate::notes::Note;
 use crate::pv::Pv;
@@ -9,7 +9,7 @@ use crate::tree::Via;
 use crate::tt::{Bound, TtEntry};
 use chess::{Move, Position};
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: singular
     /// For the hash move `mv`: `Ok(extension)` in plies (2, 1, 0 or -1), or `Err(score)` to end
     /// the node (multi-cut, or the search was stopped). If every other move falls clearly short

@@ -1,7 +1,7 @@
 //! The hash table as the nodes use it: one probe and one store for the main search and the
 //! quiescence search alike, and what an entry proves.
 
-use super::Search;
+use super::Worker;
 use super::best_move::Best;
 use crate::eval::Evaluator;
 use crate::notes::Note;
@@ -37,7 +37,7 @@ pub(crate) fn result_bound(best: i32, original_alpha: i32, beta: i32) -> Bound {
     }
 }
 // ANCHOR_END: result_bound
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     /// The table's entry for `pos`, counted as a hit (nothing when the table is switched off).
     #[inline]
     pub(crate) fn probe_tt(&mut self, pos: &Position) -> Option<TtEntry> {

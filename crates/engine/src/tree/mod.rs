@@ -26,8 +26,9 @@ use crate::bench::BENCH_HASH_MIB;
 use crate::eval::nnue::Network;
 use crate::notes::{Note, Notes};
 use crate::params::Params;
-use crate::search::{SearchOptions, Signals, new_search};
+use crate::search::SearchOptions;
 use crate::techniques::{TECHNIQUES, Techniques};
+use crate::threads::{Signals, ThreadPool};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use chess::{Move, Position};
@@ -83,23 +84,23 @@ pub struct Tree {
 /// Runs the search of `request` with a recorder attached.
 pub fn record(request: &TreeRequest, net: Arc<Network>, signals: Arc<Signals>) -> Tree {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
-    let mut search = new_search(tt, net, signals);
-    search.techniques = request.techniques.clone();
-    search.params = request.params;
-    search.tree = Some(Box::new(TreeRecorder::new(request.cap)));
+    let mut pool = ThreadPool::with_network(tt, net).with_signals(signals);
+    pool.set_switches(&request.techniques, &request.params);
+    pool.main_worker().tree = Some(Box::new(TreeRecorder::new(request.cap)));
     let depth = request.depth.clamp(1, MAX_TREE_DEPTH);
-    let result = search.run(
+    let result = pool.search(
         &request.position,
         &request.history,
         &Limits::depth(depth),
         &SearchOptions::default(),
         &mut |_| {},
     );
+    let mut counters = pool.notes().clone();
+    let search = pool.main_worker();
     let recorder = search
         .tree
         .take()
         .unwrap_or_else(|| Box::new(TreeRecorder::new(0)));
-    let mut counters = search.notes.clone();
     counters.subtract(&recorder.notes_before);
     let nodes = recorder.nodes;
     let subtree = subtree_sizes(&nodes);

@@ -30,9 +30,9 @@ impl Best {
     }
 
     // ANCHOR: best_update
-    /// Takes in the score of `mv`: a better score, a raised alpha (with the PV, on a PV node), and
-    /// whether it reaches beta, which ends the node.
-    #[allow(clippy::too_many_arguments)]
+    /// Takes in the score of `mv`: a better score, a raised alpha (on a PV node, with the line:
+    /// `lines` holds the node's line and the child's), and whether it reaches beta, which ends
+    /// the node.
     #[inline]
     pub fn update(
         &mut self,
@@ -40,9 +40,7 @@ impl Best {
         score: i32,
         alpha: &mut i32,
         beta: i32,
-        pv_node: bool,
-        pv: &mut Pv,
-        child_pv: &Pv,
+        lines: Option<(&mut Pv, &Pv)>,
     ) -> bool {
         if score <= self.score {
             return false;
@@ -53,7 +51,7 @@ impl Best {
         }
         self.mv = Some(mv);
         *alpha = score;
-        if pv_node {
+        if let Some((pv, child_pv)) = lines {
             pv.set(mv, child_pv);
         }
         score >= beta

@@ -4,7 +4,7 @@
 
 use super::Worker;
 use super::lmr_table::LmrTable;
-use super::node::Root;
+use super::node::{NodeArgs, Root};
 use super::worker::Frame;
 use crate::clock::Instant;
 use crate::eval::Evaluator;
@@ -266,7 +266,14 @@ impl<E: Evaluator> Worker<E> {
         self.pv_index = pv_index;
         let mut root_pv = Pv::new();
         loop {
-            let score = self.node::<Root>(pos, depth, 0, alpha, beta, false, &mut root_pv);
+            let args = NodeArgs {
+                depth,
+                ply: 0,
+                alpha,
+                beta,
+                cut_node: false,
+            };
+            let score = self.node::<Root>(pos, args, &mut root_pv);
             // Best first; ties keep their order, so the previous best stays ahead of equals.
             self.root_moves[pv_index..].sort_by_key(|rm| -rm.score);
             if self.aborted {

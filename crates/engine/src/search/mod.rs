@@ -15,7 +15,6 @@ mod node;
 mod null_move;
 mod path;
 mod probcut;
-mod pvs;
 mod quiescence;
 mod singular;
 mod syzygy;
@@ -24,48 +23,3 @@ mod worker;
 
 pub use deepening::{Info, RootMove, SearchOptions, SearchResult};
 pub use worker::Worker;
-
-use crate::eval::Evaluator;
-use crate::pv::Pv;
-use chess::Position;
-use node::{NonPv, Pv as PvNode};
-
-impl<E: Evaluator> Worker<E> {
-    /// Searches `child`, reached from this node at `ply`, within this node's window
-    /// (`alpha`, `beta`), and returns its score from this node's side. A window wider than a
-    /// null window makes the child a PV node.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn search_child(
-        &mut self,
-        child: &Position,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-        cut_node: bool,
-        pv: &mut Pv,
-    ) -> i32 {
-        -self.search(child, depth, ply + 1, -beta, -alpha, cut_node, pv)
-    }
-
-    /// A node that isn't the root, of the kind its window makes it.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn search(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-        cut_node: bool,
-        pv: &mut Pv,
-    ) -> i32 {
-        if beta - alpha > 1 {
-            self.node::<PvNode>(pos, depth, ply, alpha, beta, cut_node, pv)
-        } else {
-            self.node::<NonPv>(pos, depth, ply, alpha, beta, cut_node, pv)
-        }
-    }
-}

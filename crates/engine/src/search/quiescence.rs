@@ -3,7 +3,7 @@
 
 use super::Worker;
 use super::best_move::Best;
-use super::table::tt_cutoff_score;
+use super::table::{result_entry, tt_cutoff_score};
 use crate::eval::Evaluator;
 use crate::movepick::{MovePicker, OrderingContext, captured};
 use crate::notes::Note;
@@ -152,7 +152,8 @@ impl<E: Evaluator> Worker<E> {
             if self.aborted {
                 return 0;
             }
-            if best.update(mv, score, &mut alpha, beta, pv_node, pv, &child_pv) {
+            let lines = pv_node.then_some((&mut *pv, &child_pv));
+            if best.update(mv, score, &mut alpha, beta, lines) {
                 break;
             }
         }
@@ -163,7 +164,11 @@ impl<E: Evaluator> Worker<E> {
         }
 
         let window = (original_alpha, beta);
-        self.store_result(pos, ply, best, window, static_eval, 0, pv_node);
+        self.store(
+            pos,
+            ply,
+            result_entry(best, window, static_eval, 0, pv_node),
+        );
         best.score
         // ANCHOR_END: qs_end
     }

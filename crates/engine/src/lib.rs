@@ -1,7 +1,6 @@
 //! cb2026's search and evaluation. The UCI crate drives it through a [`ThreadPool`] with a
 //! position, [`Limits`] and a callback for [`Info`]; the search itself knows no protocol.
 
-pub mod bench;
 pub mod clock;
 pub mod eval;
 pub mod history;
@@ -17,6 +16,7 @@ pub mod tablebase;
 pub mod techniques;
 pub mod threads;
 pub mod time;
+pub mod tools;
 pub mod tree;
 pub mod tt;
 pub mod wdl;

@@ -4,10 +4,10 @@
 
 use chess::rng::Rng;
 use chess::{CastlingMode, Move, Position};
-use engine::bench::BENCH_POSITIONS;
 use engine::eval::nnue::features::for_each_active;
 use engine::eval::nnue::{Activation, FloatNetwork, Network, NnueEvaluator, Simd};
 use engine::eval::{EvalTrace, Evaluator, HceEvaluator};
+use engine::tools::bench::BENCH_POSITIONS;
 use engine::{Limits, Params, SearchOptions, Techniques, ThreadPool, TranspositionTable};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};

@@ -3,9 +3,9 @@
 
 use chess::rng::Rng;
 use chess::{CastlingMode, Position};
-use engine::bench::BENCH_POSITIONS;
 use engine::eval::features::{FEATURE_COUNT, FEATURES, WEIGHTS};
 use engine::eval::{blend, trace};
+use engine::tools::bench::BENCH_POSITIONS;
 use std::path::PathBuf;
 use tune::format::{self, GameResult, RECORD_SIZE};
 use tune::{datagen, texel};

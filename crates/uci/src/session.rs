@@ -9,14 +9,15 @@ use crate::output::say;
 use crate::tree::Format;
 use chess::rng::Rng;
 use chess::{CastlingMode, Position, divide};
-use engine::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::clock::{Instant, SystemTime, UNIX_EPOCH};
 use engine::eval::nnue::{self, Network};
 use engine::score::UciScore;
 use engine::strength::{self, Lines, Strength};
 use engine::tablebase::{Probing, Tablebases};
 use engine::techniques::parse_switch;
-use engine::tree::TreeRequest;
+use engine::tools::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
+use engine::tools::chapter_table::chapter_table;
+use engine::tools::tree::TreeRequest;
 use engine::{
     Bound, Evaluator, HceEvaluator, Info, Notes, Params, SearchOptions, SearchThread, TECHNIQUES,
     Techniques, ThreadPool, TranspositionTable,
@@ -778,7 +779,7 @@ impl Session {
         let answered = self.answered.clone();
         let failed = self.failed.clone();
         self.start_job(Box::new(move |pool: &mut ThreadPool| {
-            let tree = engine::tree::record(&request, net, signals);
+            let tree = engine::tools::tree::record(&request, net, signals);
             answered.store(true, Ordering::Relaxed);
             pool.show_notes(tree.counters.clone());
             if let Some(format) = print {
@@ -838,7 +839,7 @@ impl Session {
             error(format!("chapter-table: no technique called '{bad}'"));
             return;
         }
-        match bench::chapter_table(names, depth, &self.techniques, &self.params) {
+        match chapter_table(names, depth, &self.techniques, &self.params) {
             Ok(table) => crate::output::text(&table),
             Err(e) => error(e),
         }

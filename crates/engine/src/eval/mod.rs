@@ -121,7 +121,7 @@ pub trait Evaluator: Send {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::BENCH_POSITIONS;
+    use crate::tools::bench::BENCH_POSITIONS;
     use chess::CastlingMode;
 
     // ANCHOR: trace_test

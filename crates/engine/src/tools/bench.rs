@@ -1,6 +1,5 @@
 //! `bench`: a fixed set of positions searched to a fixed depth. Its node count is a fingerprint
 //! of the search: any change in what the search does changes it, so commit messages carry it.
-//! Also the node counts behind the book's tables (`chapter-table`).
 
 use crate::clock::Instant;
 use crate::eval::nnue::{Network, embedded};
@@ -293,55 +292,6 @@ pub fn run_with_signals(
     }
 }
 // ANCHOR_END: bench_run
-
-/// The node counts on the six positions at `depth`, with all techniques on and with each named
-/// one switched off: a Markdown table for the book.
-pub fn chapter_table(
-    names: &[&str],
-    depth: i32,
-    base: &Techniques,
-    params: &Params,
-) -> Result<String, String> {
-    let six: Vec<(&'static str, bool)> = SIX_POSITIONS.iter().map(|&f| (f, false)).collect();
-    let mut columns = vec![("all on".to_string(), run(&six, depth, base, params))];
-    for name in names {
-        let mut techniques = base.clone();
-        techniques.set(name, false)?;
-        columns.push((
-            format!("`{name}` off"),
-            run(&six, depth, &techniques, params),
-        ));
-    }
-    let mut table = String::from("| position |");
-    for (title, _) in &columns {
-        table.push_str(&format!(" {title} |"));
-    }
-    table.push_str("\n|---|");
-    table.push_str(&"---:|".repeat(columns.len()));
-    table.push('\n');
-    for i in 0..six.len() {
-        table.push_str(&format!("| {} |", i + 1));
-        for (_, report) in &columns {
-            table.push_str(&format!(" {} |", report.lines[i].nodes));
-        }
-        table.push('\n');
-    }
-    table.push_str("| **total** |");
-    let all_on = columns[0].1.nodes.max(1);
-    for (i, (_, report)) in columns.iter().enumerate() {
-        if i == 0 {
-            table.push_str(&format!(" **{}** |", report.nodes));
-        } else {
-            table.push_str(&format!(
-                " **{}** ({:.2}x) |",
-                report.nodes,
-                report.nodes as f64 / all_on as f64
-            ));
-        }
-    }
-    table.push('\n');
-    Ok(table)
-}
 
 #[cfg(test)]
 mod tests {

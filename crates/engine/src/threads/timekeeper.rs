@@ -7,7 +7,6 @@ use super::Signals;
 use crate::clock::Instant;
 use crate::params::Params;
 use crate::score::mate_in;
-use crate::search::SearchOptions;
 use crate::time::{Limits, TimeManager, allot};
 use chess::Color;
 use std::sync::atomic::Ordering;
@@ -56,12 +55,19 @@ pub(crate) struct Timekeeper {
 }
 
 impl Timekeeper {
-    /// For a search of `limits` by `side`, with the clock started when `go` arrived.
-    pub fn new(limits: &Limits, side: Color, options: &SearchOptions, p: &Params) -> Timekeeper {
-        let limits_of_time = allot(limits, side, options.move_overhead, p);
+    /// For a search of `limits` by `side`, with the clock started when `go` arrived (`None`:
+    /// now) and `overhead` milliseconds lost per move (`Move Overhead`).
+    pub fn new(
+        limits: &Limits,
+        side: Color,
+        go_received: Option<Instant>,
+        overhead: u64,
+        p: &Params,
+    ) -> Timekeeper {
+        let limits_of_time = allot(limits, side, overhead, p);
         Timekeeper {
             time: TimeManager::starting_at(
-                options.go_received.unwrap_or_else(Instant::now),
+                go_received.unwrap_or_else(Instant::now),
                 limits_of_time,
             ),
             infinite: limits.infinite,

@@ -8,13 +8,13 @@
 //! | `net.nnue` | the latest of them |
 //! | `loss.csv`, `loss.svg` | the mean training and validation loss per epoch |
 
+use crate::FloatNetwork;
 use crate::checkpoint::{self, Checkpoint, write_atomic};
 use crate::config::Config;
 use crate::data::{self, Dataset, FileUsed};
 use crate::plot;
 use crate::progress::Progress;
 use crate::trainer::{EpochStats, State, Trainer};
-use engine::eval::nnue::FloatNetwork;
 use std::path::{Path, PathBuf};
 
 /// How a run is carried out, as opposed to what it learns: none of this changes the weights.

@@ -2,7 +2,7 @@
 //! self-play games.
 //!
 //! - [`features`]: the 768 inputs of each side's view, and what a move changes;
-//! - [`network`]: the network in floats (trainer) and integers (engine), and its file;
+//! - [`network`]: the network in integers, as the engine evaluates with it, and its file;
 //! - [`accumulator`]: the first layer's sums, ply by ply, updated lazily;
 //! - [`simd`]: the update and output loops, AVX2 and plain;
 //! - [`evaluator`]: all of it as the search's evaluation;
@@ -17,5 +17,5 @@ pub mod simd;
 
 pub use embedded::{EMBEDDED_NET, embedded};
 pub use evaluator::{NnueEvaluator, PieceValues, piece_values};
-pub use network::{Activation, FloatNetwork, NetError, Network};
+pub use network::{Activation, NetError, Network};
 pub use simd::Simd;

@@ -2,10 +2,10 @@
 //! position, [`Limits`] and a callback for [`Info`]; the search itself knows no protocol.
 
 pub mod clock;
+pub mod counters;
 pub mod eval;
 pub mod history;
 pub mod movepick;
-pub mod notes;
 pub mod params;
 pub mod pv;
 pub mod score;
@@ -22,8 +22,8 @@ pub mod tt;
 pub mod wdl;
 
 pub use chess;
+pub use counters::{Counters, Note};
 pub use eval::{EvalTrace, Evaluation, Evaluator, HceEvaluator};
-pub use notes::{Note, Notes};
 pub use params::{PARAMS, Params};
 pub use search::{Info, SearchOptions, SearchResult, Worker};
 pub use techniques::{TECHNIQUES, Techniques};

@@ -4,8 +4,8 @@
 
 use chess::rng::Rng;
 use chess::{CastlingMode, Move, Position};
-use engine::eval::nnue::features::INPUTS;
-use engine::eval::nnue::features::for_each_active;
+use engine::eval::nnue::inputs::INPUTS;
+use engine::eval::nnue::inputs::for_each_active;
 use engine::eval::nnue::network::{QA, QB, WEIGHT_LIMIT};
 use engine::eval::nnue::{Activation, Network, NnueEvaluator, Simd};
 use engine::eval::{EvalTrace, Evaluator, HceEvaluator};

@@ -187,9 +187,9 @@ fn a_capture_into_a_won_ending_scores_as_a_tablebase_win() {
     let mut search = searcher();
 
     let with = run(&mut search, fen, 8, Some(probing.clone()));
-    let hits = search.notes().get(Note::TbHit);
+    let hits = search.counters().get(Note::TbHit);
     assert!(hits > 0);
-    assert!(search.notes().get(Note::TbCutoff) > 0);
+    assert!(search.counters().get(Note::TbCutoff) > 0);
     assert_eq!(with.best_move.map(|m| m.to_string()), Some("d1d4".into()));
     assert!(
         with.score >= TB_WIN_BOUND && !is_mate(with.score),
@@ -201,10 +201,10 @@ fn a_capture_into_a_won_ending_scores_as_a_tablebase_win() {
     // Without tables, or with the switch off, it is an ordinary evaluation.
     let without = run(&mut search, fen, 8, None);
     assert!(without.score < TB_WIN_BOUND);
-    assert_eq!(search.notes().get(Note::TbHit), 0);
+    assert_eq!(search.counters().get(Note::TbHit), 0);
     syzygy(&mut search, false);
     let off = run(&mut search, fen, 8, Some(probing.clone()));
-    assert_eq!(search.notes().get(Note::TbHit), 0);
+    assert_eq!(search.counters().get(Note::TbHit), 0);
     assert_eq!(off.score, without.score);
     syzygy(&mut search, true);
 
@@ -214,13 +214,13 @@ fn a_capture_into_a_won_ending_scores_as_a_tablebase_win() {
         ..probing.clone()
     };
     run(&mut search, fen, 8, Some(none));
-    assert_eq!(search.notes().get(Note::TbHit), 0);
+    assert_eq!(search.counters().get(Note::TbHit), 0);
     let three = Probing {
         limit: 3,
         ..probing.clone()
     };
     let r3 = run(&mut search, fen, 8, Some(three));
-    assert!(search.notes().get(Note::TbHit) < hits);
+    assert!(search.counters().get(Note::TbHit) < hits);
     assert_ne!(r3.score, tb_win_in(1));
 }
 

@@ -20,7 +20,7 @@ use crate::data::{FileUsed, hash_bytes};
 use crate::optimiser::Moments;
 use crate::trainer::{EpochStats, State};
 use engine::eval::nnue::Activation;
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use std::path::{Path, PathBuf};
 

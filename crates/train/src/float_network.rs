@@ -2,7 +2,7 @@
 //! network the engine evaluates with ([`engine::eval::nnue::Network`], whose module describes the
 //! shape and the file).
 
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::{MAX_OUTPUT_BUCKETS, QA, QB, WEIGHT_LIMIT, output_bucket};
 use engine::eval::nnue::{Activation, Network};
 

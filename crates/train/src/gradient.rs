@@ -30,7 +30,7 @@ use crate::FloatNetwork;
 use crate::data::Sample;
 use crate::loss::Objective;
 use engine::eval::nnue::Activation;
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::output_bucket;
 
 /// The partial sums of a dot product, and the smallest block: the first layer's size is a

@@ -189,7 +189,7 @@ fn train(
         &format!(
             "train: {} → {}×2 → 1{}, {}, batch {}, lr {} ({}), λ {}, K {}, \
              weight decay {}, seed {}; {} threads, {} loops",
-            engine::eval::nnue::features::INPUTS,
+            engine::eval::nnue::inputs::INPUTS,
             config.hidden,
             match config.output_buckets {
                 1 => String::new(),

@@ -12,7 +12,7 @@ use crate::data::{Dataset, Sample};
 use crate::gradient::{self, Isa, Work};
 use crate::model;
 use crate::optimiser::{self, Moments, Step};
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::inputs::INPUTS;
 use rayon::prelude::*;
 use std::time::Instant;
 

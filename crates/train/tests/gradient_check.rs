@@ -8,7 +8,7 @@ mod common;
 use chess::rng::Rng;
 use common::*;
 use engine::eval::nnue::Activation;
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::{SCALE, output_bucket};
 use train::FloatNetwork;
 use train::data::Sample;

@@ -19,8 +19,8 @@ use engine::tools::bench::{self, BENCH_POSITIONS, DEFAULT_BENCH_DEPTH};
 use engine::tools::chapter_table::chapter_table;
 use engine::tools::tree::TreeRequest;
 use engine::{
-    Bound, Evaluator, HceEvaluator, Info, Notes, Params, SearchOptions, SearchThread, TECHNIQUES,
-    Techniques, ThreadPool, TranspositionTable,
+    Bound, Counters, Evaluator, HceEvaluator, Info, Params, SearchOptions, SearchThread,
+    TECHNIQUES, Techniques, ThreadPool, TranspositionTable,
 };
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,7 +45,7 @@ pub struct Session {
     /// Set by the search thread just before it sends `bestmove`: from then on it is as good as
     /// finished, and a command that follows `bestmove` at once must not be refused.
     answered: Arc<AtomicBool>,
-    last_notes: Notes,
+    last_notes: Counters,
     /// The running job ends only when told to (`go infinite`, `go ponder`).
     endless: bool,
     /// List every technique as a UCI option (`cb2026 --technique-options`, for match runners);
@@ -155,7 +155,7 @@ impl Session {
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
             answered: Arc::new(AtomicBool::new(false)),
-            last_notes: Notes::default(),
+            last_notes: Counters::default(),
             endless: false,
             technique_options,
             failed: Arc::new(AtomicBool::new(false)),
@@ -186,10 +186,10 @@ impl Session {
 
     /// Waits for the search thread's job (if any) and takes the workers back.
     pub fn wait(&mut self) {
-        let running = self.pool.notes().is_none();
+        let running = self.pool.counters().is_none();
         self.pool.wait();
         if running {
-            if let Some(notes) = self.pool.notes() {
+            if let Some(notes) = self.pool.counters() {
                 self.last_notes = notes.clone();
             }
         }
@@ -527,7 +527,7 @@ impl Session {
         } else if self.synchronous {
             // The job is done and its workers are back: keep its counters for `stats`, as
             // `wait` does when a job on the search thread ends.
-            if let Some(notes) = self.pool.notes() {
+            if let Some(notes) = self.pool.counters() {
                 self.last_notes = notes.clone();
             }
         }
@@ -739,7 +739,7 @@ impl Session {
                 );
             }
             // `stats` shows the bench's counters, as after a search.
-            pool.show_notes(report.notes.clone());
+            pool.show_counters(report.counters.clone());
             say!("{} nodes {} nps", report.nodes, report.nps());
         }));
     }
@@ -781,7 +781,7 @@ impl Session {
         self.start_job(Box::new(move |pool: &mut ThreadPool| {
             let tree = engine::tools::tree::record(&request, net, signals);
             answered.store(true, Ordering::Relaxed);
-            pool.show_notes(tree.counters.clone());
+            pool.show_counters(tree.counters.clone());
             if let Some(format) = print {
                 let mut drawing = Vec::new();
                 match write_tree(&tree, format, &mut drawing) {

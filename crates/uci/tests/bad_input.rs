@@ -177,7 +177,7 @@ fn network_score(e: &mut Engine) -> String {
 
 #[test]
 fn a_bad_net_file_gets_an_error_and_the_network_stays() {
-    use engine::eval::nnue::features::INPUTS;
+    use engine::eval::nnue::inputs::INPUTS;
     use engine::eval::nnue::network::{QA, QB};
     use engine::eval::nnue::{Activation, EMBEDDED_NET, Network};
     let dir = std::env::temp_dir().join(format!("cb2026-nets-{}", std::process::id()));

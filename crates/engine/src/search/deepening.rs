@@ -7,8 +7,8 @@ use super::lmr_table::LmrTable;
 use super::node::{NodeArgs, Root};
 use super::worker::Frame;
 use crate::clock::Instant;
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{INFINITE, MAX_PLY, is_mate};
 use crate::tablebase::Probing;
@@ -129,7 +129,7 @@ impl<E: Evaluator> Worker<E> {
         for depth in first_depth..=max_depth {
             // The tree explorer keeps the last iteration: each one starts a new tree.
             if let Some(tree) = self.tree.as_deref_mut() {
-                tree.begin_iteration(depth, &self.notes);
+                tree.begin_iteration(depth, &self.counters);
             }
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
@@ -199,7 +199,7 @@ impl<E: Evaluator> Worker<E> {
     }
 
     fn start(&mut self, pos: &Position, history: &[u64], limits: &Limits, options: &SearchOptions) {
-        self.notes.clear();
+        self.counters.clear();
         self.lmr_table = LmrTable::new(&self.params);
         self.nodes = 0;
         self.nodes_shared = 0;

@@ -2,15 +2,15 @@
 //! recorded, `tree` is `None` and each hook costs one well-predicted test of that field.
 
 use super::Worker;
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::tree::{Kind, Via};
 use chess::Move;
 
 impl<E: Evaluator> Worker<E> {
     #[inline(always)]
     pub(crate) fn note(&mut self, note: Note) {
-        self.notes.add(note);
+        self.counters.add(note);
     }
 
     // ANCHOR: note_node
@@ -19,7 +19,7 @@ impl<E: Evaluator> Worker<E> {
     /// Only these few counters tell the recorder: the others stay as cheap as before.
     #[inline(always)]
     pub(crate) fn note_node(&mut self, note: Note) {
-        self.notes.add(note);
+        self.counters.add(note);
         if let Some(tree) = self.tree.as_deref_mut() {
             tree.note(note);
         }
@@ -29,7 +29,7 @@ impl<E: Evaluator> Worker<E> {
     /// Counts a move skipped by a pruning technique; a recorded tree keeps it as a stub.
     #[inline(always)]
     pub(crate) fn note_pruned(&mut self, note: Note, mv: Move) {
-        self.notes.add(note);
+        self.counters.add(note);
         if let Some(tree) = self.tree.as_deref_mut() {
             tree.pruned(note, mv);
         }

@@ -1,6 +1,6 @@
 //! The search, as one worker thread sees it: negamax alpha-beta with principal variation search,
 //! fail-soft, over copies of the position. Each technique is a short block in [`node`] with its
-//! switch in `self.techniques`, its numbers in `self.params`, and a counter in `self.notes`.
+//! switch in `self.techniques`, its numbers in `self.params`, and a counter in `self.counters`.
 //!
 //! A [`Worker`] is one thread's state (histories, the stack of the current line, its evaluator,
 //! its counters). Several of them search together through [`crate::threads::ThreadPool`], which
@@ -8,6 +8,7 @@
 //! (its limits, the clock, reporting, the choice of the move).
 
 mod best_move;
+mod cutoff;
 mod deepening;
 mod hooks;
 mod lmr_table;
@@ -18,7 +19,7 @@ mod probcut;
 mod quiescence;
 mod singular;
 mod syzygy;
-mod table;
+mod tt_access;
 mod worker;
 
 pub use deepening::{Info, RootMove, SearchOptions, SearchResult};

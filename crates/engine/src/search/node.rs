@@ -6,11 +6,11 @@
 use super::Worker;
 use super::best_move::Best;
 use super::null_move::has_pieces;
-use super::table::{result_entry, tt_cutoff_score};
+use super::tt_access::{result_entry, tt_cutoff_score};
+use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::history::PieceTo;
 use crate::movepick::{MovePicker, OrderingContext, Stage, is_noisy};
-use crate::notes::Note;
 use crate::pv::Pv as Line;
 use crate::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in, score_from_tt};
 use crate::see::see_ge;
@@ -645,7 +645,7 @@ impl<E: Evaluator> Worker<E> {
             // ANCHOR_END: best_move
         }
 
-        self.notes
+        self.counters
             .add_many(Note::CaptureDeferred, picker.deferred());
 
         // 6: no legal move: mate or stalemate (or, leaving one out, nothing else to say).

@@ -3,8 +3,8 @@
 
 use super::Worker;
 use super::node::{NodeArgs, NonPv};
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::MATE_BOUND;
 use crate::tree::Via;

@@ -3,9 +3,9 @@
 
 use super::Worker;
 use super::node::{NodeArgs, NonPv};
+use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::movepick::{MovePicker, OrderingContext};
-use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::score_from_tt;
 use crate::see::see_ge;

@@ -3,10 +3,10 @@
 
 use super::Worker;
 use super::best_move::Best;
-use super::table::{result_entry, tt_cutoff_score};
+use super::tt_access::{result_entry, tt_cutoff_score};
+use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::movepick::{MovePicker, OrderingContext, captured};
-use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{INFINITE, mated_in};
 use crate::see::{SEE_VALUES, see_ge};

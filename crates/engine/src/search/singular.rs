@@ -4,8 +4,8 @@
 
 use super::Worker;
 use super::node::{NodeArgs, NonPv};
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::pv::Pv;
 use crate::tree::Via;
 use chess::{Move, Position};

@@ -3,8 +3,8 @@
 //! move. The tables themselves are read by [`crate::tablebase`].
 
 use super::{RootMove, Worker};
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::score::{DRAW, tb_loss_in, tb_win_in};
 use crate::tablebase::{Probing, Wdl};
 use crate::tt::Bound;

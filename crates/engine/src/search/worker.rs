@@ -7,9 +7,9 @@
 use super::RootMove;
 use super::lmr_table::LmrTable;
 use super::syzygy::TablebaseState;
+use crate::counters::{Counters, Note};
 use crate::eval::{Evaluation, Evaluator};
 use crate::history::{Histories, PieceTo};
-use crate::notes::{Note, Notes};
 use crate::params::Params;
 use crate::score::{DRAW, MAX_PLY};
 use crate::techniques::Techniques;
@@ -56,7 +56,7 @@ pub struct Worker<E: Evaluator = Evaluation> {
     pub(crate) node_budget: u64,
 
     /// The counters of the last search, for `stats`.
-    pub(crate) notes: Notes,
+    pub(crate) counters: Counters,
     pub(crate) evaluator: E,
     pub(crate) histories: Histories,
     /// One frame per ply of the current line.
@@ -100,7 +100,7 @@ impl<E: Evaluator> Worker<E> {
             timekeeper: None,
             node_limit: u64::MAX,
             node_budget: u64::MAX,
-            notes: Notes::default(),
+            counters: Counters::default(),
             evaluator,
             histories: Histories::default(),
             stack: Box::new([Frame::default(); MAX_PLY + 2]),

@@ -1,8 +1,8 @@
 //! A helper thread: it owns its worker for good and runs what the pool sends it, one job at a
 //! time, until the pool drops it.
 
+use crate::counters::Counters;
 use crate::eval::Evaluator;
-use crate::notes::Notes;
 use crate::search::{Info, SearchResult, Worker};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
@@ -14,7 +14,7 @@ pub(crate) struct HelperReport {
     pub result: SearchResult,
     /// The line of its last completed iteration.
     pub info: Option<Info>,
-    pub notes: Notes,
+    pub counters: Counters,
 }
 
 /// A job for a helper's worker; a search answers with its report.

@@ -5,9 +5,9 @@ use super::Signals;
 use super::helper::{Helper, HelperReport};
 use super::timekeeper::Timekeeper;
 use super::vote::vote;
+use crate::counters::Counters;
 use crate::eval::nnue::Network;
 use crate::eval::{Evaluation, Evaluator};
-use crate::notes::Notes;
 use crate::params::Params;
 use crate::search::{Info, SearchOptions, SearchResult, Worker};
 use crate::techniques::Techniques;
@@ -37,7 +37,7 @@ pub struct ThreadPool<E: Evaluator + 'static = Evaluation> {
     techniques: Techniques,
     params: Params,
     /// The counters of the last search, every thread's.
-    notes: Notes,
+    counters: Counters,
 }
 
 impl ThreadPool<Evaluation> {
@@ -69,7 +69,7 @@ impl<E: Evaluator + 'static> ThreadPool<E> {
             new_evaluator: Arc::new(new_evaluator),
             techniques: Techniques::default(),
             params: Params::default(),
-            notes: Notes::default(),
+            counters: Counters::default(),
         }
     }
 
@@ -96,13 +96,13 @@ impl<E: Evaluator + 'static> ThreadPool<E> {
     }
 
     /// The counters of the last search, every thread's (for `stats`).
-    pub fn notes(&self) -> &Notes {
-        &self.notes
+    pub fn counters(&self) -> &Counters {
+        &self.counters
     }
 
     /// Replaces the counters `stats` shows: a `bench` or `tree` run as a job shows its own.
-    pub fn show_notes(&mut self, notes: Notes) {
-        self.notes = notes;
+    pub fn show_counters(&mut self, counters: Counters) {
+        self.counters = counters;
     }
 
     // ANCHOR: set_switches
@@ -202,11 +202,11 @@ impl<E: Evaluator + 'static> ThreadPool<E> {
                 worker.params = params;
                 let result = worker.iterate(&pos, &history, &limits, &options, &mut |_| {});
                 let info = (result.depth > 0).then(|| worker.info(result.depth, 0, None));
-                let notes = worker.notes.clone();
+                let counters = worker.counters.clone();
                 Some(HelperReport {
                     result,
                     info,
-                    notes,
+                    counters,
                 })
             }));
         }
@@ -225,9 +225,9 @@ impl<E: Evaluator + 'static> ThreadPool<E> {
         self.signals.finished.store(true, Ordering::Relaxed);
         let reports: Vec<HelperReport> = self.helpers.iter().filter_map(Helper::reply).collect();
         let timekeeper = self.main.timekeeper.take();
-        self.notes = self.main.notes.clone();
+        self.counters = self.main.counters.clone();
         for r in &reports {
-            self.notes.merge(&r.notes);
+            self.counters.merge(&r.counters);
         }
         result.nodes = self.signals.nodes.load(Ordering::Relaxed);
         if options.multipv > 1 || reports.is_empty() {

@@ -4,9 +4,9 @@
 
 use super::helper::SEARCH_STACK_BYTES;
 use super::{Signals, ThreadPool};
+use crate::counters::Counters;
 use crate::eval::nnue::Network;
 use crate::eval::{Evaluation, Evaluator};
-use crate::notes::Notes;
 use crate::tt::TranspositionTable;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -85,8 +85,8 @@ impl<E: Evaluator + 'static> SearchThread<E> {
     }
 
     /// The counters of the last job, while no job runs.
-    pub fn notes(&self) -> Option<&Notes> {
-        self.pool.as_ref().map(ThreadPool::notes)
+    pub fn counters(&self) -> Option<&Counters> {
+        self.pool.as_ref().map(ThreadPool::counters)
     }
 
     /// How many threads search.

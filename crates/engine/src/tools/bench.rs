@@ -2,8 +2,8 @@
 //! of the search: any change in what the search does changes it, so commit messages carry it.
 
 use crate::clock::Instant;
+use crate::counters::Counters;
 use crate::eval::nnue::{Network, embedded};
-use crate::notes::Notes;
 use crate::params::Params;
 use crate::search::SearchOptions;
 use crate::techniques::Techniques;
@@ -205,7 +205,7 @@ pub struct BenchReport {
     pub lines: Vec<BenchLine>,
     pub nodes: u64,
     pub time: Duration,
-    pub notes: Notes,
+    pub counters: Counters,
     /// Stopped by the signal before every position was searched (see [`run_with_signals`]).
     pub stopped: bool,
 }
@@ -250,7 +250,7 @@ pub fn run_with_signals(
     pool.set_switches(techniques, params);
     let mut stopped = false;
     let mut lines = Vec::new();
-    let mut notes = Notes::default();
+    let mut counters = Counters::default();
     for &(fen, chess960) in positions {
         let mode = if chess960 {
             CastlingMode::Chess960
@@ -275,7 +275,7 @@ pub fn run_with_signals(
             stopped = true;
             break;
         }
-        notes.merge(pool.notes());
+        counters.merge(pool.counters());
         lines.push(BenchLine {
             fen,
             nodes: result.nodes,
@@ -287,7 +287,7 @@ pub fn run_with_signals(
         // The searches' own time: clearing the hash table between positions isn't search.
         time: lines.iter().map(|l| l.time).sum(),
         lines,
-        notes,
+        counters,
         stopped,
     }
 }

@@ -49,13 +49,13 @@ pub fn record(request: &TreeRequest, net: Arc<Network>, signals: Arc<Signals>) -
         &SearchOptions::default(),
         &mut |_| {},
     );
-    let mut counters = pool.notes().clone();
+    let mut counters = pool.counters().clone();
     let search = pool.main_worker();
     let recorder = search
         .tree
         .take()
         .unwrap_or_else(|| Box::new(TreeRecorder::new(0)));
-    counters.subtract(&recorder.notes_before);
+    counters.subtract(&recorder.counters_before);
     let nodes = recorder.nodes;
     let subtree = subtree_sizes(&nodes);
     let roots = (0..nodes.len() as u32)

@@ -22,7 +22,7 @@ pub mod text;
 pub use outcome::Outcome;
 pub use record::{DEFAULT_CAP, Kind, NO_PARENT, TreeNode, TreeRecorder, Via};
 
-use crate::notes::{Note, Notes};
+use crate::counters::{Counters, Note};
 use chess::Move;
 
 /// One recorded iteration.
@@ -41,7 +41,7 @@ pub struct Tree {
     pub pv: Vec<Move>,
     /// The search's own counters for the recorded iteration (the counters at its end less those at
     /// its start).
-    pub counters: Notes,
+    pub counters: Counters,
     /// Nodes searched but not recorded, past the cap.
     pub dropped: u64,
     /// Nodes of the whole search, every iteration (as `bench` would count it).

@@ -8,7 +8,7 @@
 //! It never changes what the search does; it only watches.
 
 use super::outcome::Outcome;
-use crate::notes::{Note, Notes};
+use crate::counters::{Counters, Note};
 use crate::score::{DRAW, MAX_PLY, mated_in};
 use chess::Move;
 
@@ -150,7 +150,7 @@ pub struct TreeRecorder {
     /// Nodes not recorded because the cap was reached.
     pub(crate) dropped: u64,
     /// The counters when the recorded iteration began.
-    pub(crate) notes_before: Notes,
+    pub(crate) counters_before: Counters,
     /// The iteration being recorded.
     pub(crate) iteration: i32,
 }
@@ -164,19 +164,19 @@ impl TreeRecorder {
             pending: None,
             cap,
             dropped: 0,
-            notes_before: Notes::default(),
+            counters_before: Counters::default(),
             iteration: 0,
         }
     }
 
     /// A new iteration of iterative deepening: only the last one is kept, so forget the last.
     #[cold]
-    pub(crate) fn begin_iteration(&mut self, depth: i32, notes: &Notes) {
+    pub(crate) fn begin_iteration(&mut self, depth: i32, counters: &Counters) {
         self.nodes.clear();
         self.stack.clear();
         self.pending = None;
         self.dropped = 0;
-        self.notes_before = notes.clone();
+        self.counters_before = counters.clone();
         self.iteration = depth;
     }
 

@@ -1,7 +1,7 @@
 //! NNUE: an efficiently updatable neural network, cb2026's own, trained by `train` on cb2026's
 //! self-play games.
 //!
-//! - [`features`]: the 768 inputs of each side's view, and what a move changes;
+//! - [`inputs`]: the 768 inputs of each side's view, and what a move changes;
 //! - [`network`]: the network in integers, as the engine evaluates with it, and its file;
 //! - [`accumulator`]: the first layer's sums, ply by ply, updated lazily;
 //! - [`simd`]: the update and output loops, AVX2 and plain;
@@ -11,7 +11,7 @@
 pub mod accumulator;
 mod embedded;
 pub mod evaluator;
-pub mod features;
+pub mod inputs;
 pub mod network;
 pub mod simd;
 

@@ -1,5 +1,5 @@
 //! The network and its file. cb2026's network is a perspective network `(768 → N) × 2 → 1`: each
-//! side's 768 inputs (see [`super::features`]) feed the same first layer of N neurons, giving two
+//! side's 768 inputs (see [`super::inputs`]) feed the same first layer of N neurons, giving two
 //! accumulators; the side to move's comes first, the opponent's second, both go through the
 //! activation, and one output neuron weighs all 2N of them. The output neuron may come in
 //! *buckets*: B sets of output weights and biases, of which a position uses the one for its
@@ -27,7 +27,7 @@
 //! | 64.. | the description: D bytes of UTF-8 (how the net was made: the trainer's command, its data, the epoch), zero-padded to a multiple of 64 bytes so that the weights stay aligned |
 //! | then | first-layer weights, `i16`, input-major (`768 × N`); first-layer biases (`N`); output weights (`B × 2N`, bucket by bucket, each ours then theirs); output biases, `i32` (`B`) |
 
-use super::features::INPUTS;
+use super::inputs::INPUTS;
 
 /// The first layer's quantisation: a float weight `w` is stored as `round(w × QA)`.
 pub const QA: i32 = 255;

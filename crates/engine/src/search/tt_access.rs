@@ -3,8 +3,8 @@
 
 use super::Worker;
 use super::best_move::Best;
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::score::{score_from_tt, score_to_tt};
 use crate::tt::{Bound, TtEntry};
 use chess::Position;

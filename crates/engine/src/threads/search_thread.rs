@@ -89,11 +89,6 @@ impl<E: Evaluator + 'static> SearchThread<E> {
         self.pool.as_ref().map(ThreadPool::counters)
     }
 
-    /// How many threads search.
-    pub fn threads(&mut self) -> usize {
-        self.idle_pool().threads()
-    }
-
     /// See [`ThreadPool::set_threads`].
     pub fn set_threads(&mut self, threads: usize) -> Result<(), String> {
         self.idle_pool().set_threads(threads)

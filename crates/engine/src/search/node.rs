@@ -645,10 +645,12 @@ impl<E: Evaluator> Worker<E> {
     /// window. 13: a reduced move is searched at its reduced depth first, and again at full depth
     /// if it beats alpha.
     ///
-    /// A function of its own, not a block of the node function, to keep the node's code small:
-    /// as a block, its calls of `node` inlined there, cachegrind counted 1.71 million first-level
+    /// A function of its own, never inlined, to keep the node's code small: as a block of the node
+    /// function, its calls of `node` inlined there, cachegrind counted 1.71 million first-level
     /// instruction-cache misses in `bench 7` (1.26 million before this file took the recursion
-    /// over) and the bench ran about 2% slower; as a function, 1.39 million and no difference.
+    /// over) and the bench ran about 2% slower; as a function, with ProbCut and the singular
+    /// search also kept out of the node function, 1.41 million and no measurable difference.
+    #[inline(never)]
     fn search_move<N: NodeType>(
         &mut self,
         child: &Position,

@@ -21,6 +21,8 @@ impl<E: Evaluator> Worker<E> {
     /// function has checked the switches, the depth and that the raised bound is no mate score.
     /// The wager is skipped when the hash table holds an exact score or upper bound under the
     /// raised bound from a search at least as deep as ProbCut's own would be.
+    // Off by default: kept out of the node function's code.
+    #[inline(never)]
     pub(crate) fn probcut(
         &mut self,
         pos: &Position,

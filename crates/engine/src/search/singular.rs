@@ -15,6 +15,8 @@ impl<E: Evaluator> Worker<E> {
     /// The test of the hash move `mv` at the node `args` describes: the node searched again
     /// without it, at about half the depth, with a null window at `singular_beta`. Its score is
     /// what the node function's singular extension block judges the hash move by.
+    // Rare (depth 8 and more, the hash move only): kept out of the node function's code.
+    #[inline(never)]
     pub(crate) fn singular_search(
         &mut self,
         pos: &Position,

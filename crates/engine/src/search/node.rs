@@ -620,7 +620,7 @@ impl<E: Evaluator> Worker<E> {
         }
         let mut window = (original_alpha, beta);
         // 19: on the PV the tables' bound stands whatever the moves found, and is stored as the
-        // bound it is (a window just below or above it makes `store_result` say so).
+        // bound it is (a window just below or above it makes `result_entry` say so).
         if best.score < tb_floor {
             best.score = tb_floor;
             window = (tb_floor - 1, tb_floor);

@@ -7,7 +7,7 @@
 //! that fails is searched again; each try is a root of its own).
 //!
 //! While no tree is recorded the search carries `None` where the recorder would be, and each hook
-//! is one test of that field (see `Search::note_node` and `Search::node`).
+//! is one test of that field (see `Worker::note_node` and `Worker::node`).
 //!
 //! - [`record`] runs the search and returns the [`Tree`];
 //! - [`json`], [`svg`], [`html`] and [`text`] write it out.

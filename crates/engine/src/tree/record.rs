@@ -1,9 +1,9 @@
 //! What the tree explorer keeps of each node, and the recorder the search feeds while it runs.
 //!
 //! The recorder is driven from three kinds of place in the search: the two node functions (a
-//! node opens on entry and closes on exit with its score), the counters (`Search::note_node`: a
+//! node opens on entry and closes on exit with its score), the counters (`Worker::note_node`: a
 //! counter that ends a node, such as `ReverseFutility`, names the technique that decided it;
-//! `Search::note_pruned`: a skipped move), and the few spots where the parent chooses how to
+//! `Worker::note_pruned`: a skipped move), and the few spots where the parent chooses how to
 //! search a child (reduced, re-searched, a null move...).
 //! It never changes what the search does; it only watches.
 

@@ -102,13 +102,13 @@ impl std::fmt::Debug for MoveList {
     }
 }
 
-#[cfg(test)]
+// The check it tests exists in debug builds only.
+#[cfg(all(test, debug_assertions))]
 mod tests {
     use super::*;
     use crate::square::Square;
 
     #[test]
-    #[cfg(debug_assertions)]
     #[should_panic(expected = "more than 256 moves")]
     fn a_list_that_overflows_stops_a_debug_build() {
         let mut list = MoveList::new();

@@ -79,6 +79,10 @@ params! {
     lmr_base: 75, 0, 200, 10, "the reduction's constant part, in hundredths of a ply";
     lmr_divisor: 225, 100, 500, 15, "ln(depth) * ln(moves) is divided by this (in hundredths)";
     lmr_history_divisor: 8192, 2048, 32768, 512, "one ply less (or more) per this much history";
+    lmr_tt_pv: 1, 0, 3, 1, "plies less for a move of a node on the principal variation, now or once (tt_pv)";
+    lmr_cut_node: 1, 0, 3, 1, "plies more for a move of a node expected to fail high";
+    lmr_gives_check: 1, 0, 3, 1, "plies less for a move that gives check";
+    lmr_not_improving: 1, 0, 3, 1, "plies more for a move of a node that is not improving (with `improving` on)";
     // Chapter 14: futility, razoring and SEE pruning.
     rfp_margin: 80, 20, 200, 5, "reverse futility margin per ply of depth";
     rfp_max_depth: 7, 1, 16, 1, "the deepest node reverse futility pruning applies to";
@@ -93,8 +97,9 @@ params! {
     delta_margin: 200, 0, 600, 25, "delta pruning's safety margin in the quiescence search";
     // Chapter 14.1: improving, late move pruning, history pruning.
     rfp_improving: 40, 0, 79, 5, "the cut in the reverse futility margin when improving (below rfp_margin)";
-    lmp_base: 3, 0, 12, 1, "late move pruning keeps lmp_base + depth^2 moves (half when not improving)";
+    lmp_base: 3, 0, 12, 1, "late move pruning keeps lmp_base + depth^2 moves (fewer when not improving)";
     lmp_max_depth: 8, 1, 16, 1, "the deepest node late move pruning applies to";
+    lmp_not_improving_percent: 50, 20, 100, 5, "the share of the moves late move pruning keeps when not improving, in percent";
     history_pruning_depth: 4, 1, 10, 1, "the deepest node history pruning applies to";
     history_pruning_margin: 2048, 256, 8192, 256, "quiet moves with history below minus this per ply are pruned";
     // Chapter 15: internal iterative reduction, singular extensions.
@@ -102,6 +107,7 @@ params! {
     se_min_depth: 8, 4, 16, 1, "the shallowest depth at which the hash move is tested for singularity";
     se_tt_depth_margin: 3, 1, 6, 1, "the hash entry may be this many plies shallower than the node";
     se_beta_per_depth: 2, 1, 6, 1, "the singular margin below the hash score, per ply of depth";
+    se_depth_percent: 50, 25, 75, 5, "the singular search's depth, in percent of the node's depth less one";
     se_double_margin: 20, 0, 100, 5, "how far below the singular beta makes a double extension";
     se_double_max: 6, 0, 16, 1, "at most this many double extensions on one line";
     // ANCHOR: time_params

@@ -4,7 +4,7 @@
 //! it doesn't), so here each is forced, and its score compared with a full recomputation.
 
 use chess::{Color, Position};
-use engine::eval::nnue::features::for_each_active;
+use engine::eval::nnue::inputs::for_each_active;
 use engine::eval::nnue::{Network, NnueEvaluator, embedded};
 
 /// The score from scratch, by the reference code.

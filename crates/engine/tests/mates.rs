@@ -5,7 +5,7 @@
 
 use chess::Position;
 use engine::score::{UciScore, mate_in};
-use engine::{HceEvaluator, Limits, Search, SearchOptions, Signals, TranspositionTable};
+use engine::{HceEvaluator, Limits, SearchOptions, ThreadPool, TranspositionTable};
 use std::sync::Arc;
 
 /// (FEN, mate in this many moves for the side to move).
@@ -63,11 +63,7 @@ const MATES: &[(&str, i32)] = &[
 #[test]
 fn finds_every_mate_with_its_exact_distance() {
     let tt = Arc::new(TranspositionTable::new(16));
-    let mut search = Search::new(
-        tt.clone(),
-        HceEvaluator::default(),
-        Arc::new(Signals::default()),
-    );
+    let mut search = ThreadPool::new(tt.clone(), HceEvaluator::default);
     for &(fen, moves) in MATES {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
         tt.clear();
@@ -78,7 +74,7 @@ fn finds_every_mate_with_its_exact_distance() {
             ..Limits::default()
         };
         let mut last_pv = Vec::new();
-        let result = search.run(&pos, &[], &limits, &SearchOptions::default(), &mut |info| {
+        let result = search.search(&pos, &[], &limits, &SearchOptions::default(), &mut |info| {
             last_pv = info.pv.clone();
         });
         let expected = mate_in(2 * moves as usize - 1);

@@ -4,11 +4,13 @@
 
 use chess::rng::Rng;
 use chess::{CastlingMode, Move, Position};
-use engine::bench::BENCH_POSITIONS;
-use engine::eval::nnue::features::for_each_active;
-use engine::eval::nnue::{Activation, FloatNetwork, Network, NnueEvaluator, Simd};
+use engine::eval::nnue::inputs::INPUTS;
+use engine::eval::nnue::inputs::for_each_active;
+use engine::eval::nnue::network::{QA, QB, WEIGHT_LIMIT};
+use engine::eval::nnue::{Activation, Network, NnueEvaluator, Simd};
 use engine::eval::{EvalTrace, Evaluator, HceEvaluator};
-use engine::{Limits, Search, SearchOptions, Signals, Techniques, TranspositionTable};
+use engine::tools::bench::BENCH_POSITIONS;
+use engine::{Limits, Params, SearchOptions, Techniques, ThreadPool, TranspositionTable};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -18,12 +20,26 @@ use std::sync::{Arc, Mutex};
 fn random_net(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> Arc<Network> {
     let mut rng = Rng::new(seed);
     let mut f = move |scale: f32| ((rng.next_u64() % 20_001) as f32 / 10_000.0 - 1.0) * scale;
-    let mut net = FloatNetwork::zeros(hidden, activation, buckets);
-    net.w1.iter_mut().for_each(|w| *w = f(0.3));
-    net.b1.iter_mut().for_each(|w| *w = f(0.3) + 0.2);
-    net.w2.iter_mut().for_each(|w| *w = f(1.5));
-    net.b2.iter_mut().for_each(|b| *b = f(0.2));
-    Arc::new(net.quantise())
+    // Float weights rounded as `train` quantises them.
+    let q = |w: f32, unit: i32| (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * unit as f32).round();
+    let w1 = (0..INPUTS * hidden).map(|_| q(f(0.3), QA) as i16).collect();
+    let b1 = (0..hidden).map(|_| q(f(0.3) + 0.2, QA) as i16).collect();
+    let w2 = (0..buckets * 2 * hidden)
+        .map(|_| q(f(1.5), QB) as i16)
+        .collect();
+    let b2 = (0..buckets)
+        .map(|_| (f(0.2) * (QA * QB) as f32).round() as i32)
+        .collect();
+    Arc::new(Network {
+        description: String::new(),
+        hidden,
+        activation,
+        w1,
+        b1,
+        buckets,
+        w2,
+        b2,
+    })
 }
 
 fn mode(chess960: bool) -> CastlingMode {
@@ -212,25 +228,29 @@ fn every_evaluation_of_a_real_search_is_exact() {
     let checked = Arc::new(AtomicU64::new(0));
     let wrong = Arc::new(Mutex::new(Vec::new()));
     let refreshes = Arc::new(AtomicU64::new(0));
-    let evaluator = Checked {
+    let (counter, errors, refreshed) = (checked.clone(), wrong.clone(), refreshes.clone());
+    let evaluator = move || Checked {
         nnue: NnueEvaluator::new(net.clone()),
-        net,
-        checked: checked.clone(),
-        wrong: wrong.clone(),
-        refreshes: refreshes.clone(),
+        net: net.clone(),
+        checked: counter.clone(),
+        wrong: errors.clone(),
+        refreshes: refreshed.clone(),
     };
     let tt = Arc::new(TranspositionTable::new(8));
-    let mut search = Search::new(tt, evaluator, Arc::new(Signals::default()));
+    let mut search = ThreadPool::new(tt, evaluator);
     // Every technique on, ProbCut too: each makes and evaluates moves in its own way.
-    search.techniques = Techniques::default();
-    search.techniques.probcut = true;
+    let techniques = Techniques {
+        probcut: true,
+        ..Techniques::default()
+    };
+    search.set_switches(&techniques, &Params::default());
     for &(fen, chess960) in BENCH_POSITIONS.iter().take(12) {
         let pos = Position::from_fen_with(fen, mode(chess960)).unwrap();
         let limits = Limits {
             nodes: Some(20_000),
             ..Limits::default()
         };
-        search.run(&pos, &[], &limits, &SearchOptions::default(), &mut |_| {});
+        search.search(&pos, &[], &limits, &SearchOptions::default(), &mut |_| {});
     }
     let wrong = wrong.lock().unwrap();
     assert!(

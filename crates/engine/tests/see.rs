@@ -2,8 +2,8 @@
 //! 300, rook 500, queen 900), and `see_ge` against `see` on every move of the bench positions.
 
 use chess::{CastlingMode, Position};
-use engine::bench::BENCH_POSITIONS;
 use engine::see::{see, see_ge};
+use engine::tools::bench::BENCH_POSITIONS;
 
 /// (FEN, move, SEE value, what it shows).
 const CASES: &[(&str, &str, i32, &str)] = &[

@@ -3,7 +3,7 @@
 //! every position of the standard perft suite.
 
 use chess::{CastlingMode, Position};
-use engine::bench::BENCH_POSITIONS;
+use engine::tools::bench::BENCH_POSITIONS;
 use engine::{Evaluator, HceEvaluator};
 
 fn check(pos: &Position, eval: &mut HceEvaluator) {

@@ -9,7 +9,9 @@ use chess::rng::Rng;
 use chess::{Move, Position};
 use engine::score::{TB_WIN_BOUND, is_mate, tb_win_in};
 use engine::tablebase::{Probing, Tablebases, Wdl};
-use engine::{HceEvaluator, Limits, Note, Search, SearchOptions, Signals, TranspositionTable};
+use engine::{
+    HceEvaluator, Limits, Note, Params, SearchOptions, Techniques, ThreadPool, TranspositionTable,
+};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -19,9 +21,18 @@ fn tables() -> Arc<Tablebases> {
     Arc::new(loaded.tablebases)
 }
 
-fn searcher() -> Search<HceEvaluator> {
+fn searcher() -> ThreadPool<HceEvaluator> {
     let tt = Arc::new(TranspositionTable::new(8));
-    Search::new(tt, HceEvaluator::default(), Arc::new(Signals::default()))
+    ThreadPool::new(tt, HceEvaluator::default)
+}
+
+/// Every technique on but `syzygy`, which is `on`.
+fn syzygy(search: &mut ThreadPool<HceEvaluator>, on: bool) {
+    let techniques = Techniques {
+        syzygy: on,
+        ..Techniques::default()
+    };
+    search.set_switches(&techniques, &Params::default());
 }
 
 fn options(probing: Option<Probing>) -> SearchOptions {
@@ -58,7 +69,11 @@ enum End {
 }
 
 /// Plays `start` out with the engine on both sides, `nodes` a move.
-fn play(search: &mut Search<HceEvaluator>, probing: &Probing, start: &Position) -> (End, usize) {
+fn play(
+    search: &mut ThreadPool<HceEvaluator>,
+    probing: &Probing,
+    start: &Position,
+) -> (End, usize) {
     let mut pos = start.clone();
     let mut history: Vec<u64> = Vec::new();
     let limits = Limits {
@@ -85,7 +100,7 @@ fn play(search: &mut Search<HceEvaluator>, probing: &Probing, start: &Position) 
         if repeats >= 2 {
             return (End::Draw("threefold repetition"), ply);
         }
-        let result = search.run(&pos, &history, &limits, &options, &mut |_| {});
+        let result = search.search(&pos, &history, &limits, &options, &mut |_| {});
         let mv: Move = result.best_move.expect("a legal move");
         assert!(pos.is_legal(mv), "{}: {mv}", pos.to_fen());
         history.push(pos.hash());
@@ -146,7 +161,7 @@ fn won_endings_are_mated_and_drawn_ones_never_lost() {
 }
 
 fn run(
-    search: &mut Search<HceEvaluator>,
+    search: &mut ThreadPool<HceEvaluator>,
     fen: &str,
     depth: i32,
     probing: Option<Probing>,
@@ -154,7 +169,7 @@ fn run(
     let pos = Position::from_fen(fen).expect("fen");
     search.clear();
     search.set_tt(Arc::new(TranspositionTable::new(8)));
-    search.run(
+    search.search(
         &pos,
         &[],
         &Limits::depth(depth),
@@ -172,9 +187,9 @@ fn a_capture_into_a_won_ending_scores_as_a_tablebase_win() {
     let mut search = searcher();
 
     let with = run(&mut search, fen, 8, Some(probing.clone()));
-    let hits = search.notes.get(Note::TbHit);
+    let hits = search.counters().get(Note::TbHit);
     assert!(hits > 0);
-    assert!(search.notes.get(Note::TbCutoff) > 0);
+    assert!(search.counters().get(Note::TbCutoff) > 0);
     assert_eq!(with.best_move.map(|m| m.to_string()), Some("d1d4".into()));
     assert!(
         with.score >= TB_WIN_BOUND && !is_mate(with.score),
@@ -186,12 +201,12 @@ fn a_capture_into_a_won_ending_scores_as_a_tablebase_win() {
     // Without tables, or with the switch off, it is an ordinary evaluation.
     let without = run(&mut search, fen, 8, None);
     assert!(without.score < TB_WIN_BOUND);
-    assert_eq!(search.notes.get(Note::TbHit), 0);
-    search.techniques.syzygy = false;
+    assert_eq!(search.counters().get(Note::TbHit), 0);
+    syzygy(&mut search, false);
     let off = run(&mut search, fen, 8, Some(probing.clone()));
-    assert_eq!(search.notes.get(Note::TbHit), 0);
+    assert_eq!(search.counters().get(Note::TbHit), 0);
     assert_eq!(off.score, without.score);
-    search.techniques.syzygy = true;
+    syzygy(&mut search, true);
 
     // SyzygyProbeLimit 0 probes nothing; 3 probes only three-piece positions.
     let none = Probing {
@@ -199,13 +214,13 @@ fn a_capture_into_a_won_ending_scores_as_a_tablebase_win() {
         ..probing.clone()
     };
     run(&mut search, fen, 8, Some(none));
-    assert_eq!(search.notes.get(Note::TbHit), 0);
+    assert_eq!(search.counters().get(Note::TbHit), 0);
     let three = Probing {
         limit: 3,
         ..probing.clone()
     };
     let r3 = run(&mut search, fen, 8, Some(three));
-    assert!(search.notes.get(Note::TbHit) < hits);
+    assert!(search.counters().get(Note::TbHit) < hits);
     assert_ne!(r3.score, tb_win_in(1));
 }
 
@@ -226,7 +241,7 @@ fn the_root_keeps_only_the_moves_that_hold_the_result() {
         if keep.len() == pos.legal_moves().len() {
             continue;
         }
-        let result = search.run(
+        let result = search.search(
             &pos,
             &[],
             &Limits::depth(6),

@@ -3,9 +3,10 @@
 //! together (parents before children, the principal variation along PV nodes, the root's score
 //! the search's), and recording must not change what the search does.
 
-use engine::bench::{self, SIX_POSITIONS};
 use engine::eval::nnue::embedded;
-use engine::tree::{self, DEFAULT_CAP, Outcome, Tree, TreeRequest};
+use engine::tools::bench::{self, SIX_POSITIONS};
+use engine::tools::tree::{TreeRequest, record as record_tree};
+use engine::tree::{self, DEFAULT_CAP, Outcome, Tree};
 use engine::{Note, Params, Signals, Techniques};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -24,7 +25,7 @@ fn request(fen: &str, depth: i32, techniques: &Techniques, params: &Params) -> T
 }
 
 fn record(fen: &str, depth: i32, techniques: &Techniques, params: &Params) -> Tree {
-    tree::record(
+    record_tree(
         &request(fen, depth, techniques, params),
         embedded(),
         Arc::new(Signals::default()),
@@ -239,7 +240,7 @@ fn the_cap_stops_recording_and_says_so() {
         &Params::default(),
     );
     request.cap = 100;
-    let tree = tree::record(&request, embedded(), Arc::new(Signals::default()));
+    let tree = record_tree(&request, embedded(), Arc::new(Signals::default()));
     assert!(tree.nodes.len() <= 100);
     assert!(tree.dropped > 0);
     assert_eq!(

@@ -14,13 +14,14 @@
 //! Strings are a `u32` length and UTF-8; lists a `u32` count. Floats are stored bit for bit, so
 //! a resumed run continues with exactly the numbers it stopped with.
 
+use crate::FloatNetwork;
 use crate::config::Config;
 use crate::data::{FileUsed, hash_bytes};
 use crate::optimiser::Moments;
 use crate::trainer::{EpochStats, State};
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::Activation;
+use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
-use engine::eval::nnue::{Activation, FloatNetwork};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"CB26TRCK";

@@ -19,7 +19,7 @@
 //!   out the same way.
 
 use chess::{Color, PieceType, Position};
-use engine::eval::nnue::features;
+use engine::eval::nnue::inputs as nnue_inputs;
 use engine::score::is_mate;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -145,7 +145,7 @@ impl Sample {
         })
     }
 
-    /// The network's inputs, exactly as the engine computes them ([`features::index`]): the side
+    /// The network's inputs, exactly as the engine computes them ([`nnue_inputs::index`]): the side
     /// to move's perspective first.
     #[inline(always)]
     pub fn inputs(&self) -> Inputs {
@@ -160,8 +160,8 @@ impl Sample {
             if n == MAX_PIECES {
                 break;
             }
-            inputs.ours[n] = features::index(us, color, kind, sq) as u16;
-            inputs.theirs[n] = features::index(!us, color, kind, sq) as u16;
+            inputs.ours[n] = nnue_inputs::index(us, color, kind, sq) as u16;
+            inputs.theirs[n] = nnue_inputs::index(!us, color, kind, sq) as u16;
             inputs.len += 1;
         }
         inputs
@@ -517,7 +517,7 @@ mod tests {
                 let sample = Sample::from_position(&pos, score as i16, 2);
                 let mut white = Vec::new();
                 let mut black = Vec::new();
-                features::for_each_active(&pos, |w, b| {
+                nnue_inputs::for_each_active(&pos, |w, b| {
                     white.push(w as u16);
                     black.push(b as u16);
                 });

@@ -26,11 +26,12 @@
 //! checks it. An AVX-512 build measured no faster than AVX2 (the loops wait on the cache, not
 //! on arithmetic), so there is none.
 
+use crate::FloatNetwork;
 use crate::data::Sample;
 use crate::loss::Objective;
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::Activation;
+use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::output_bucket;
-use engine::eval::nnue::{Activation, FloatNetwork};
 
 /// The partial sums of a dot product, and the smallest block: the first layer's size is a
 /// multiple of it.

@@ -3,6 +3,7 @@
 //!
 //! - [`data`]: positions in 32 bytes each, read from `tune`'s `.games` files and 32-byte
 //!   records, with games held out for validation;
+//! - [`float_network`]: the network in floats, and its quantisation for the engine;
 //! - [`loss`]: the target (a blend of the game's result and the search's score) and the loss;
 //! - [`gradient`]: the forward and backward pass by hand, vectorised, over a chunk of a batch;
 //! - [`optimiser`]: AdamW, lazy in the first layer's rows, clipping weights to what
@@ -19,6 +20,7 @@
 pub mod checkpoint;
 pub mod config;
 pub mod data;
+pub mod float_network;
 pub mod gradient;
 pub mod loss;
 pub mod model;
@@ -30,4 +32,5 @@ pub mod schedule;
 pub mod trainer;
 
 pub use config::Config;
+pub use float_network::FloatNetwork;
 pub use run::{RunOptions, Summary, resume, start};

@@ -1,8 +1,9 @@
 //! A new network's first weights.
 
+use crate::FloatNetwork;
 use crate::gradient::LANES;
-use engine::eval::nnue::features::INPUTS;
-use engine::eval::nnue::{Activation, FloatNetwork};
+use engine::eval::nnue::Activation;
+use engine::eval::nnue::inputs::INPUTS;
 
 /// A network with random weights from `seed`: each layer's weights uniform in `±1/√fan_in`
 /// (768 inputs for the first layer, 2N for each output bucket), biases zero. The first layer's scale

@@ -8,13 +8,13 @@
 //! | `net.nnue` | the latest of them |
 //! | `loss.csv`, `loss.svg` | the mean training and validation loss per epoch |
 
+use crate::FloatNetwork;
 use crate::checkpoint::{self, Checkpoint, write_atomic};
 use crate::config::Config;
 use crate::data::{self, Dataset, FileUsed};
 use crate::plot;
 use crate::progress::Progress;
 use crate::trainer::{EpochStats, State, Trainer};
-use engine::eval::nnue::FloatNetwork;
 use std::path::{Path, PathBuf};
 
 /// How a run is carried out, as opposed to what it learns: none of this changes the weights.
@@ -189,7 +189,7 @@ fn train(
         &format!(
             "train: {} → {}×2 → 1{}, {}, batch {}, lr {} ({}), λ {}, K {}, \
              weight decay {}, seed {}; {} threads, {} loops",
-            engine::eval::nnue::features::INPUTS,
+            engine::eval::nnue::inputs::INPUTS,
             config.hidden,
             match config.output_buckets {
                 1 => String::new(),

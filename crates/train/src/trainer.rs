@@ -6,13 +6,13 @@
 //! depends on which thread ran which chunk or on how many threads there are, so a run is
 //! determined by its data, its options and its seed: the same weights on 1 thread or 16.
 
+use crate::FloatNetwork;
 use crate::config::Config;
 use crate::data::{Dataset, Sample};
 use crate::gradient::{self, Isa, Work};
 use crate::model;
 use crate::optimiser::{self, Moments, Step};
-use engine::eval::nnue::FloatNetwork;
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::inputs::INPUTS;
 use rayon::prelude::*;
 use std::time::Instant;
 

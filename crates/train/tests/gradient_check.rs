@@ -7,9 +7,10 @@ mod common;
 
 use chess::rng::Rng;
 use common::*;
-use engine::eval::nnue::features::INPUTS;
+use engine::eval::nnue::Activation;
+use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::{SCALE, output_bucket};
-use engine::eval::nnue::{Activation, FloatNetwork};
+use train::FloatNetwork;
 use train::data::Sample;
 use train::gradient::{self, Isa, Work};
 use train::loss::Objective;

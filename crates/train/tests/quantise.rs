@@ -32,9 +32,10 @@ mod common;
 use chess::rng::Rng;
 use chess::{Color, PieceType};
 use common::*;
+use engine::eval::nnue::Activation;
 use engine::eval::nnue::network::{QA, QB, SCALE, output_bucket};
-use engine::eval::nnue::{Activation, FloatNetwork};
 use train::Config;
+use train::FloatNetwork;
 use train::data::{Dataset, Sample};
 use train::trainer::{State, Trainer};
 

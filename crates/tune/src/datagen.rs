@@ -1,7 +1,7 @@
 //! `tune datagen`: self-play games by cb2026 at a fixed node count, written as training data for
 //! the Texel tuner (the format is in [`crate::format`]).
 //!
-//! Each worker thread owns a [`Search`] with its own transposition table (cleared, with the
+//! Each worker thread owns a one-thread [`ThreadPool`] with its own transposition table (cleared, with the
 //! histories, before every game) and evaluation (the hand-crafted one, or the network given). A game starts from an opening (a random
 //! line of an EPD book, or the initial position) plus `random_plies` uniformly random legal
 //! moves, or one more in half the games (a game that ends during them is skipped); then both
@@ -33,7 +33,7 @@ use chess::{CastlingMode, Epd, Position, repetitions};
 use engine::eval::nnue::{self, Network};
 use engine::openings::random_opening;
 use engine::score::is_mate;
-use engine::{Limits, Search, SearchOptions, Signals, TranspositionTable, new_search};
+use engine::{Limits, Params, SearchOptions, Techniques, ThreadPool, TranspositionTable};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
@@ -143,7 +143,7 @@ fn rules_result(pos: &Position, history: &[u64]) -> Option<GameResult> {
 
 /// One worker's engine.
 pub struct Player {
-    search: Search,
+    search: ThreadPool,
     tt: Arc<TranspositionTable>,
     limits: Limits,
     options: SearchOptions,
@@ -155,12 +155,13 @@ impl Player {
     pub fn new(hash_mib: usize, nodes: u64, net: Option<Arc<Network>>) -> Player {
         let tt = Arc::new(TranspositionTable::new(hash_mib));
         // Without a network the `nnue` switch stays off: the hand-crafted evaluation plays.
-        let mut search = new_search(
-            Arc::clone(&tt),
-            net.clone().unwrap_or_else(nnue::embedded),
-            Arc::new(Signals::default()),
-        );
-        search.techniques.nnue = net.is_some();
+        let mut search =
+            ThreadPool::with_network(Arc::clone(&tt), net.clone().unwrap_or_else(nnue::embedded));
+        let techniques = Techniques {
+            nnue: net.is_some(),
+            ..Techniques::default()
+        };
+        search.set_switches(&techniques, &Params::default());
         Player {
             search,
             tt,
@@ -203,9 +204,9 @@ impl Player {
             if plies >= config.max_plies {
                 break GameResult::Draw;
             }
-            let found = self
-                .search
-                .run(&pos, &history, &self.limits, &self.options, &mut |_| {});
+            let found =
+                self.search
+                    .search(&pos, &history, &self.limits, &self.options, &mut |_| {});
             let Some(mv) = found.best_move else {
                 break GameResult::Draw; // unreachable: the rules said there are moves
             };

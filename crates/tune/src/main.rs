@@ -179,7 +179,7 @@ struct TexelArgs {
     /// Use this K instead of fitting it.
     #[arg(long)]
     k: Option<f64>,
-    /// Blocks of the weight table to leave as they are (names as in features.rs, e.g.
+    /// Blocks of the weight table to leave as they are (names as in eval/weights.rs, e.g.
     /// MATERIAL,TEMPO).
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     freeze: Vec<String>,

@@ -27,7 +27,7 @@
 
 use crate::format::{self, RECORD_SIZE, Record};
 use chess::Position;
-use engine::eval::features::{FEATURE_COUNT, FEATURES, WEIGHTS};
+use engine::eval::weights::{FEATURE_COUNT, FEATURES, WEIGHTS};
 use engine::eval::{MAX_PHASE, SCALE_NORMAL, trace};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};

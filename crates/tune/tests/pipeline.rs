@@ -3,9 +3,9 @@
 
 use chess::rng::Rng;
 use chess::{CastlingMode, Position};
-use engine::bench::BENCH_POSITIONS;
-use engine::eval::features::{FEATURE_COUNT, FEATURES, WEIGHTS};
+use engine::eval::weights::{FEATURE_COUNT, FEATURES, WEIGHTS};
 use engine::eval::{blend, trace};
+use engine::tools::bench::BENCH_POSITIONS;
 use std::path::PathBuf;
 use tune::format::{self, GameResult, RECORD_SIZE};
 use tune::{datagen, texel};
@@ -184,7 +184,7 @@ fn the_gradient_matches_finite_differences() {
     let (loss, grad) = data.gradient(&w, k);
     assert!((loss - data.loss(&w, k)).abs() < 1e-12);
     // Knight material (mg, eg), a pawn square, bishop mobility, tempo.
-    use engine::eval::features::{MATERIAL, MOBILITY_BISHOP, PST, TEMPO};
+    use engine::eval::weights::{MATERIAL, MOBILITY_BISHOP, PST, TEMPO};
     for f in [MATERIAL + 1, PST + 28, MOBILITY_BISHOP + 6, TEMPO] {
         for half in 0..2 {
             let i = 2 * f + half;
@@ -206,7 +206,7 @@ fn the_gradient_matches_finite_differences() {
 #[test]
 fn tuning_lowers_the_error_and_finds_a_planted_weight() {
     // Results drawn from a "true" evaluation in which a knight is worth 150 more.
-    use engine::eval::features::MATERIAL;
+    use engine::eval::weights::MATERIAL;
     let positions = sample_positions(60, 7);
     let mut truth = texel::current_weights();
     truth[2 * (MATERIAL + 1)] += 150.0;

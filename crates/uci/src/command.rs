@@ -5,8 +5,8 @@
 //! a search, see [`Timing`]).
 
 use crate::go::MAX_PERFT_DEPTH;
-use engine::bench::DEFAULT_BENCH_DEPTH;
 use engine::techniques::TECHNIQUES;
+use engine::tools::bench::DEFAULT_BENCH_DEPTH;
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {

@@ -8,11 +8,11 @@
 //! the sink and on to the page.
 
 use chess::{Move, Position};
-use engine::bench::BenchReport;
 use engine::clock::Instant;
 use engine::eval::nnue::{Network, PieceValues};
 use engine::score::UciScore;
 use engine::time::TimeLimits;
+use engine::tools::bench::BenchReport;
 use engine::{Bound, Info};
 use std::cell::RefCell;
 use std::io::Write;

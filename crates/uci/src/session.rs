@@ -20,7 +20,10 @@ use chess::{CastlingMode, Position};
 use engine::clock::{SystemTime, UNIX_EPOCH};
 use engine::eval::nnue::{self, Network};
 use engine::tablebase::Tablebases;
-use engine::{Evaluator, HceEvaluator, Notes, Params, Techniques, ThreadPool, TranspositionTable};
+use engine::{
+    Counters, Evaluator, HceEvaluator, Params, SearchThread, Techniques, ThreadPool,
+    TranspositionTable,
+};
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -41,11 +44,11 @@ pub struct Session {
     choice_seed: u64,
     /// The search threads, the hash table and the stop flags; the search thread is started at
     /// the first job and then kept for every search.
-    pool: ThreadPool,
+    pool: SearchThread,
     /// Set by the search thread just before it sends `bestmove`: from then on it is as good as
     /// finished, and a command that follows `bestmove` at once must not wait.
     answered: Arc<AtomicBool>,
-    last_notes: Notes,
+    last_notes: Counters,
     /// The running job ends only when told to (`go infinite`, `go ponder`, a `go` without a
     /// limit).
     endless: bool,
@@ -108,7 +111,7 @@ impl Session {
     fn build(technique_options: bool, synchronous: bool, needs_limit: bool) -> Session {
         let tt = Arc::new(TranspositionTable::new(options::DEFAULT_HASH_MIB));
         let net = nnue::embedded();
-        let mut pool = ThreadPool::with_network(tt, net.clone());
+        let mut pool = SearchThread::new(ThreadPool::with_network(tt, net.clone()));
         if synchronous {
             pool = pool.inline();
         }
@@ -125,7 +128,7 @@ impl Session {
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos() as u64),
             answered: Arc::new(AtomicBool::new(false)),
-            last_notes: Notes::default(),
+            last_notes: Counters::default(),
             endless: false,
             waiting: VecDeque::new(),
             technique_options,
@@ -166,21 +169,19 @@ impl Session {
 
     /// Keeps the counters of the job that just ended, for `stats`.
     fn keep_notes(&mut self) {
-        if let Some(main) = self.pool.main() {
-            self.last_notes = main.notes.clone();
+        if let Some(counters) = self.pool.counters() {
+            self.last_notes = counters.clone();
         }
     }
 
     /// Waits for the search thread's job (if any) and takes the workers back.
     pub fn wait(&mut self) {
-        let running = self.pool.main().is_none();
-        // The pool reports a search thread that died instead of handing the workers back. Only a
-        // build that unwinds gets here (a debug build, `cargo test`): the release profile has
-        // `panic = "abort"`, where a panic ends the process. Kept, so that such a build says so
-        // and goes on with fresh workers rather than wait forever.
-        if let Err(e) = self.pool.wait() {
-            error(e);
-        } else if running {
+        let running = self.pool.counters().is_none();
+        // A search thread that dies takes the process with it: under `panic = "abort"` (every
+        // release build) at once, and in a build that unwinds the search thread's `wait` panics
+        // in turn (see `SearchThread::wait`), so there is no lost job to recover from here.
+        self.pool.wait();
+        if running {
             self.keep_notes();
         }
     }

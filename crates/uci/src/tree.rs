@@ -12,7 +12,8 @@
 
 use chess::{CastlingMode, Position};
 use engine::Techniques;
-use engine::tree::{DEFAULT_CAP, MAX_TREE_DEPTH};
+use engine::tools::tree::MAX_TREE_DEPTH;
+use engine::tree::DEFAULT_CAP;
 
 /// The depth when none is given: a tree small enough to read.
 pub const DEFAULT_TREE_DEPTH: i32 = 5;

@@ -180,24 +180,30 @@ fn network_score(e: &mut Engine) -> String {
 
 #[test]
 fn a_bad_net_file_gets_an_error_and_the_network_stays() {
-    use engine::eval::nnue::{Activation, EMBEDDED_NET, FloatNetwork};
+    use engine::eval::nnue::inputs::INPUTS;
+    use engine::eval::nnue::network::{QA, QB};
+    use engine::eval::nnue::{Activation, EMBEDDED_NET, Network};
     let dir = std::env::temp_dir().join(format!("cb2026-nets-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // A valid network that differs from the embedded one: every piece a little positive.
-    let mut float = FloatNetwork::zeros(32, Activation::SCReLU, 1);
-    float.b1.iter_mut().for_each(|b| *b = 0.5);
-    float
-        .w1
-        .iter_mut()
-        .enumerate()
-        .for_each(|(i, w)| *w = (i % 7) as f32 * 0.01);
-    float
-        .w2
-        .iter_mut()
-        .enumerate()
-        .for_each(|(i, w)| *w = if i < 32 { 0.4 } else { -0.3 });
+    // A valid network that differs from the embedded one: every piece a little positive (the
+    // weights of a float net rounded as `train` quantises them).
+    let q = |w: f32, scale: i32| (w * scale as f32).round() as i16;
+    let net = Network {
+        description: String::new(),
+        hidden: 32,
+        activation: Activation::SCReLU,
+        w1: (0..INPUTS * 32)
+            .map(|i| q((i % 7) as f32 * 0.01, QA))
+            .collect(),
+        b1: vec![q(0.5, QA); 32],
+        buckets: 1,
+        w2: (0..64)
+            .map(|i| q(if i < 32 { 0.4 } else { -0.3 }, QB))
+            .collect(),
+        b2: vec![0],
+    };
     let other = dir.join("other.nnue");
-    std::fs::write(&other, float.quantise().to_bytes()).unwrap();
+    std::fs::write(&other, net.to_bytes()).unwrap();
     let mut damaged = EMBEDDED_NET.to_vec();
     damaged[5000] ^= 0x40;
     let mut version = EMBEDDED_NET.to_vec();

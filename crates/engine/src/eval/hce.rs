@@ -2,16 +2,16 @@
 //! pair, pawn structure, passed pawns, rooks on open files, outposts, threats, king safety, space
 //! and tempo, tapered between middlegame and endgame, with drawish endgames scaled down.
 //!
-//! Every term counts features (see `features.rs`); the weights come from the tuner.
+//! Every term counts features (see `weights.rs`); the weights come from the tuner.
 
-use super::accumulate::{Accumulator, Counts, Sum};
-use super::features::*;
+use super::feature_sink::{Counts, FeatureSink, Sum};
 use super::masks::{
     attack_span, distance, forward, outpost_ranks, passed_span, relative_rank, relative_square,
     space_area,
 };
 use super::pawns::{PawnCache, pawn_structure};
-use super::score::S;
+use super::score_pair::S;
+use super::weights::*;
 use super::{EvalTrace, Evaluator, MAX_PHASE, Term};
 use chess::{
     Bitboard, Color, PieceType, Position, Square, bishop_attacks, king_attacks, knight_attacks,
@@ -138,7 +138,7 @@ impl Evaluator for HceEvaluator {
 
 /// Every term but the pawn structure (cached separately); returns the phase.
 #[inline(always)]
-fn evaluate_pieces<A: Accumulator>(pos: &Position, acc: &mut A, passed: [Bitboard; 2]) -> i32 {
+fn evaluate_pieces<A: FeatureSink>(pos: &Position, acc: &mut A, passed: [Bitboard; 2]) -> i32 {
     let occupied = pos.occupied();
     let mut attacks = [Attacks::default(); 2];
     let mut phase = 0;
@@ -264,7 +264,7 @@ fn evaluate_pieces<A: Accumulator>(pos: &Position, acc: &mut A, passed: [Bitboar
 /// Enemy pieces attacked by our pawns, minor pieces and rooks (by the victim's type), and enemy
 /// pieces attacked and not defended at all.
 #[inline(always)]
-fn threats<A: Accumulator>(pos: &Position, acc: &mut A, color: Color, attacks: &[Attacks; 2]) {
+fn threats<A: FeatureSink>(pos: &Position, acc: &mut A, color: Color, attacks: &[Attacks; 2]) {
     let ours = &attacks[color.index()];
     let theirs = &attacks[(!color).index()];
     let by_minor =
@@ -304,7 +304,7 @@ fn threats<A: Accumulator>(pos: &Position, acc: &mut A, color: Color, attacks: &
 /// `color` attacking the enemy king: safe checks and weak squares around it. And `color`'s own
 /// king: the pawns that shield it and the enemy pawns that storm it.
 #[inline(always)]
-fn king_safety<A: Accumulator>(pos: &Position, acc: &mut A, color: Color, attacks: &[Attacks; 2]) {
+fn king_safety<A: FeatureSink>(pos: &Position, acc: &mut A, color: Color, attacks: &[Attacks; 2]) {
     let them = !color;
     let ours = &attacks[color.index()];
     let theirs = &attacks[them.index()];
@@ -364,7 +364,7 @@ fn king_safety<A: Accumulator>(pos: &Position, acc: &mut A, color: Color, attack
 /// Passed pawns: by rank, blocked or free to run, the kings' distances to the square in front,
 /// and a pawn the enemy king can no longer catch when the enemy has only pawns.
 #[inline(always)]
-fn passed_pawns<A: Accumulator>(
+fn passed_pawns<A: FeatureSink>(
     pos: &Position,
     acc: &mut A,
     color: Color,

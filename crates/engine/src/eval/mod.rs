@@ -2,18 +2,18 @@
 //! to move's view. The search sees it only through the [`Evaluator`] trait, so the evaluation can
 //! be replaced (the hand-crafted evaluation now, NNUE later).
 
-pub mod accumulate;
 mod evaluation;
-pub mod features;
+pub mod feature_sink;
 mod hce;
 pub mod masks;
 pub mod nnue;
 mod pawns;
-pub mod score;
+pub mod score_pair;
+pub mod weights;
 
 pub use evaluation::Evaluation;
 pub use hce::{HceEvaluator, SCALE_NORMAL, Trace, blend, trace};
-pub use score::S;
+pub use score_pair::S;
 
 use crate::techniques::Techniques;
 use chess::{Color, Move, Position};
@@ -121,7 +121,7 @@ pub trait Evaluator: Send {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::BENCH_POSITIONS;
+    use crate::tools::bench::BENCH_POSITIONS;
     use chess::CastlingMode;
 
     // ANCHOR: trace_test

@@ -1,16 +1,16 @@
 //! Pawn structure, cached by the pawn key: it depends on the pawns alone, and pawns move seldom,
 //! so most positions the search meets find their structure already evaluated.
 
-use super::accumulate::{Accumulator, Sum};
-use super::features::{BACKWARD, CONNECTED, DOUBLED, ISOLATED};
+use super::feature_sink::{FeatureSink, Sum};
 use super::masks::{adjacent_files, forward, passed_span, relative_rank};
-use super::score::S;
+use super::score_pair::S;
+use super::weights::{BACKWARD, CONNECTED, DOUBLED, ISOLATED};
 use chess::{Bitboard, Color, PieceType, Position, pawn_attacks};
 
 // ANCHOR: pawn_structure
 /// The pawn-structure features of both sides; returns each side's passed pawns.
 #[inline(always)]
-pub fn pawn_structure<A: Accumulator>(pos: &Position, acc: &mut A) -> [Bitboard; 2] {
+pub fn pawn_structure<A: FeatureSink>(pos: &Position, acc: &mut A) -> [Bitboard; 2] {
     let mut passed = [Bitboard::EMPTY; 2];
     for color in Color::ALL {
         let ours = pos.pieces(PieceType::Pawn, color);

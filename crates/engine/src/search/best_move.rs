@@ -1,14 +1,9 @@
 //! After a move is searched: the best-move update that the main search and the quiescence search
-//! share, and what a cutoff teaches the move ordering (chapters 9 and 10).
+//! share. What a cutoff teaches the move ordering is in `cutoff.rs`.
 
-use super::Search;
-use crate::eval::Evaluator;
-use crate::history::{PieceTo, history_bonus};
-use crate::movepick::{Stage, captured, is_noisy};
-use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::INFINITE;
-use chess::{Move, MoveList, Position};
+use chess::Move;
 
 /// The best of the moves searched so far at a node.
 #[derive(Clone, Copy)]
@@ -30,9 +25,9 @@ impl Best {
     }
 
     // ANCHOR: best_update
-    /// Takes in the score of `mv`: a better score, a raised alpha (with the PV, on a PV node), and
-    /// whether it reaches beta, which ends the node.
-    #[allow(clippy::too_many_arguments)]
+    /// Takes in the score of `mv`: a better score, a raised alpha (on a PV node, with the line:
+    /// `lines` holds the node's line and the child's), and whether it reaches beta, which ends
+    /// the node.
     #[inline]
     pub fn update(
         &mut self,
@@ -40,9 +35,7 @@ impl Best {
         score: i32,
         alpha: &mut i32,
         beta: i32,
-        pv_node: bool,
-        pv: &mut Pv,
-        child_pv: &Pv,
+        lines: Option<(&mut Pv, &Pv)>,
     ) -> bool {
         if score <= self.score {
             return false;
@@ -53,93 +46,10 @@ impl Best {
         }
         self.mv = Some(mv);
         *alpha = score;
-        if pv_node {
+        if let Some((pv, child_pv)) = lines {
             pv.set(mv, child_pv);
         }
         score >= beta
     }
     // ANCHOR_END: best_update
-}
-
-impl<E: Evaluator> Search<E> {
-    /// Counts a beta cutoff: by the first move or a later one, and by the stage the move came from.
-    pub(crate) fn note_cutoff(&mut self, searched: usize, stage: Stage) {
-        self.note_node(Note::BetaCutoff);
-        if searched == 1 {
-            self.note(Note::FirstMoveCutoff);
-        }
-        self.note(match stage {
-            Stage::TtMove => Note::CutoffTtMove,
-            Stage::Killer1 | Stage::Killer2 => Note::CutoffKiller,
-            Stage::Countermove => Note::CutoffCountermove,
-            Stage::Quiet => Note::CutoffQuiet,
-            Stage::BadNoisy => Note::CutoffBadCapture,
-            _ => Note::CutoffGoodCapture,
-        });
-    }
-
-    // ANCHOR: update_histories
-    /// After a cutoff: rewards the move that cut off and penalises the moves of its kind tried
-    /// before it. A quiet move also becomes a killer and the countermove of the previous move.
-    pub(crate) fn update_histories(
-        &mut self,
-        pos: &Position,
-        ply: usize,
-        depth: i32,
-        best: Move,
-        quiets: &MoveList,
-        captures: &MoveList,
-    ) {
-        let bonus = history_bonus(&self.params, depth);
-        let side = pos.side_to_move();
-        let previous = self.previous(ply);
-        let t = &self.techniques;
-        let h = &mut self.histories;
-        let piece_to = |mv: Move| {
-            pos.piece_at(mv.from())
-                .map(|piece| PieceTo { piece, to: mv.to() })
-        };
-        if !is_noisy(pos, best) {
-            if t.killers {
-                h.killers.add(ply, best);
-            }
-            if t.countermove {
-                if let Some(before) = previous[0] {
-                    h.countermoves.set(before, best);
-                }
-            }
-            if t.history {
-                h.quiet.update(side, best, bonus);
-                for &mv in quiets.iter() {
-                    h.quiet.update(side, mv, -bonus);
-                }
-            }
-            if t.continuation_history {
-                for before in previous.into_iter().flatten() {
-                    if let Some(now) = piece_to(best) {
-                        h.continuation.update(before, now, bonus);
-                    }
-                    for &mv in quiets.iter() {
-                        if let Some(now) = piece_to(mv) {
-                            h.continuation.update(before, now, -bonus);
-                        }
-                    }
-                }
-            }
-        }
-        if t.capture_history {
-            let mut update = |mv: Move, bonus: i32| {
-                if let (Some(piece), Some(victim)) = (pos.piece_at(mv.from()), captured(pos, mv)) {
-                    h.capture.update(piece, mv.to(), victim, bonus);
-                }
-            };
-            if is_noisy(pos, best) {
-                update(best, bonus);
-            }
-            for &mv in captures.iter() {
-                update(mv, -bonus);
-            }
-        }
-    }
-    // ANCHOR_END: update_histories
 }

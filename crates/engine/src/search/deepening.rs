@@ -2,16 +2,18 @@
 //! last score, several principal variations if asked (MultiPV), until a limit says stop. Every
 //! thread of a search deepens this way; only the main thread watches the clock and reports.
 
-use super::node::Root;
-use super::{Frame, Search};
+use super::Worker;
+use super::lmr_table::LmrTable;
+use super::node::{NodeArgs, Root};
+use super::worker::Frame;
 use crate::clock::Instant;
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
-use crate::params::Params;
 use crate::pv::Pv;
-use crate::score::{INFINITE, MAX_PLY, is_mate, mate_in};
+use crate::score::{INFINITE, MAX_PLY, is_mate};
 use crate::tablebase::Probing;
-use crate::time::{Limits, TimeManager, allot};
+use crate::threads::timekeeper::{Settled, Timekeeper};
+use crate::time::Limits;
 use crate::tt::Bound;
 use chess::{Move, Position};
 use std::sync::atomic::Ordering;
@@ -86,53 +88,11 @@ impl Default for SearchOptions {
     }
 }
 
-// ANCHOR: settled
-/// How settled the search looked after an iteration: what time management scales the soft
-/// limit by (chapter 11).
-pub(crate) struct Settled {
-    /// Iterations in a row that kept the best move.
-    pub stable_iterations: u32,
-    /// How far the best score fell in this iteration, in centipawns (negative: it rose).
-    pub score_drop: i32,
-    /// The share of the iteration's nodes spent below the best move, 0 to 1.
-    pub best_move_share: f64,
-}
-
-impl Settled {
-    /// The share of the soft limit after which no new iteration starts. A best move that keeps
-    /// changing, a falling score, or a best move that needed few of the nodes (its rivals were
-    /// hard to refute) earn more time; a settled search, less.
-    pub fn time_scale(&self, p: &Params) -> f64 {
-        let stability = (p.tm_unstable_percent - p.tm_stable_step * self.stable_iterations as i32)
-            .max(p.tm_stable_min);
-        let nodes = f64::from(p.tm_nodes_base) - f64::from(p.tm_nodes_slope) * self.best_move_share;
-        let drop =
-            1.0 + f64::from(p.tm_score_drop) * f64::from(self.score_drop.clamp(-25, 75)) / 1000.0;
-        f64::from(p.tm_soft_percent) / 100.0 * f64::from(stability) / 100.0
-            * (nodes / 100.0).clamp(0.5, 2.5)
-            * drop.clamp(0.8, 1.6)
-    }
-}
-// ANCHOR_END: settled
-
-impl<E: Evaluator> Search<E> {
-    /// Searches `pos` (reached through the positions hashed in `history`, oldest first) within
-    /// `limits` on this thread alone, reporting each iteration to `report`.
-    pub fn run(
-        &mut self,
-        pos: &Position,
-        history: &[u64],
-        limits: &Limits,
-        options: &SearchOptions,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
-        self.signals.begin_search();
-        self.tt.new_search();
-        self.iterate(pos, history, limits, options, report)
-    }
-
+impl<E: Evaluator> Worker<E> {
     /// Iterative deepening on this thread, one of the search's threads (see
-    /// [`crate::threads::Workers::search`]); the helpers don't report.
+    /// [`crate::threads::ThreadPool::search`]). The main thread, the one with a timekeeper,
+    /// reports each iteration to `report` and decides when to stop; the helpers go on until it
+    /// has finished.
     pub(crate) fn iterate(
         &mut self,
         pos: &Position,
@@ -169,7 +129,7 @@ impl<E: Evaluator> Search<E> {
         for depth in first_depth..=max_depth {
             // The tree explorer keeps the last iteration: each one starts a new tree.
             if let Some(tree) = self.tree.as_deref_mut() {
-                tree.begin_iteration(depth, &self.notes);
+                tree.begin_iteration(depth, &self.counters);
             }
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
@@ -204,7 +164,7 @@ impl<E: Evaluator> Search<E> {
             result.depth = depth;
             // One whole iteration is done: from now on the node limit holds.
             self.node_limit = self.node_budget;
-            if !self.is_main() {
+            if self.timekeeper.is_none() {
                 continue;
             }
             for k in 0..multipv {
@@ -225,22 +185,22 @@ impl<E: Evaluator> Search<E> {
                 },
                 best_move_share: best.nodes as f64 / (self.nodes - iteration_start).max(1) as f64,
             };
-            if self.should_finish(limits, result.score, &settled) {
+            let (score, moves) = (result.score, self.root_moves.len());
+            if let Some(timekeeper) = &mut self.timekeeper
+                && timekeeper.should_finish(score, &settled, moves, &self.params, &self.signals)
+            {
                 break;
             }
         }
         // ANCHOR_END: iterative_deepening
-        if self.is_main() {
-            self.wait_while_pondering();
-        }
         self.share_nodes();
         result.nodes = self.total_nodes();
         result
     }
 
     fn start(&mut self, pos: &Position, history: &[u64], limits: &Limits, options: &SearchOptions) {
-        self.notes.clear();
-        self.lmr_table = super::LmrTable::new(&self.params);
+        self.counters.clear();
+        self.lmr_table = LmrTable::new(&self.params);
         self.nodes = 0;
         self.nodes_shared = 0;
         self.pv_index = 0;
@@ -259,20 +219,8 @@ impl<E: Evaluator> Search<E> {
             },
             ..Frame::default()
         };
-        let limits_of_time = allot(
-            limits,
-            pos.side_to_move(),
-            options.move_overhead,
-            &self.params,
-        );
-        self.time = TimeManager::starting_at(
-            options.go_received.unwrap_or_else(Instant::now),
-            limits_of_time,
-        );
         self.node_limit = u64::MAX;
         self.node_budget = limits.nodes.unwrap_or(u64::MAX);
-        self.infinite = limits.infinite;
-        self.was_pondering = limits.ponder;
         self.root_moves = pos
             .legal_moves()
             .iter()
@@ -293,37 +241,6 @@ impl<E: Evaluator> Search<E> {
             }
         }
         self.start_tablebases(pos, options.tablebases.as_ref());
-    }
-
-    // ANCHOR: should_finish
-    /// After a completed iteration: stop for a found mate, the clock, or a forced move.
-    fn should_finish(&mut self, limits: &Limits, score: i32, settled: &Settled) -> bool {
-        if let Some(moves) = limits.mate {
-            if moves > 0 && score >= mate_in(2 * moves as usize - 1) {
-                return true;
-            }
-        }
-        if self.signals.pondering.load(Ordering::Relaxed) || self.infinite {
-            return false;
-        }
-        if self.was_pondering {
-            self.was_pondering = false;
-            self.time.restart();
-        }
-        if limits.is_timed() && self.root_moves.len() == 1 {
-            return true;
-        }
-        self.time.soft_expired(settled.time_scale(&self.params))
-    }
-    // ANCHOR_END: should_finish
-
-    /// In `go infinite` and `go ponder` the best move may only be sent after `stop` or `ponderhit`.
-    fn wait_while_pondering(&self) {
-        while !self.signals.stop.load(Ordering::Relaxed)
-            && (self.infinite || self.signals.pondering.load(Ordering::Relaxed))
-        {
-            std::thread::sleep(Duration::from_millis(1));
-        }
     }
 
     // ANCHOR: aspiration
@@ -349,7 +266,14 @@ impl<E: Evaluator> Search<E> {
         self.pv_index = pv_index;
         let mut root_pv = Pv::new();
         loop {
-            let score = self.node::<Root>(pos, depth, 0, alpha, beta, false, &mut root_pv);
+            let args = NodeArgs {
+                depth,
+                ply: 0,
+                alpha,
+                beta,
+                cut_node: false,
+            };
+            let score = self.node::<Root>(pos, args, &mut root_pv);
             // Best first; ties keep their order, so the previous best stays ahead of equals.
             self.root_moves[pv_index..].sort_by_key(|rm| -rm.score);
             if self.aborted {
@@ -367,7 +291,8 @@ impl<E: Evaluator> Search<E> {
             } else {
                 return;
             };
-            if self.is_main() && self.time.elapsed() > Duration::from_secs(1) {
+            let slow = |t: &Timekeeper| t.elapsed() > Duration::from_secs(1);
+            if self.timekeeper.as_ref().is_some_and(slow) {
                 report(&self.info(depth, pv_index, Some(bound)));
             }
             delta += delta / 2;
@@ -415,44 +340,13 @@ impl<E: Evaluator> Search<E> {
             score,
             bound,
             nodes: self.total_nodes(),
-            time: self.time.elapsed(),
+            time: self
+                .timekeeper
+                .as_ref()
+                .map_or(Duration::ZERO, Timekeeper::elapsed),
             hashfull: self.tt.hashfull(),
             tbhits: self.signals.tb_hits.load(Ordering::Relaxed),
             pv: rm.pv.to_vec(),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::Settled;
-    use crate::params::Params;
-
-    fn scale(stable_iterations: u32, score_drop: i32, best_move_share: f64) -> f64 {
-        Settled {
-            stable_iterations,
-            score_drop,
-            best_move_share,
-        }
-        .time_scale(&Params::default())
-    }
-
-    /// More time for a search that is not settled, on each of the three counts, and the scale
-    /// stays within bounds however extreme the inputs.
-    #[test]
-    fn an_unsettled_search_gets_more_time() {
-        assert!(scale(0, 0, 0.6) > scale(1, 0, 0.6));
-        assert!(scale(1, 0, 0.6) > scale(4, 0, 0.6));
-        assert_eq!(scale(4, 0, 0.6), scale(40, 0, 0.6), "the stability floor");
-        assert!(
-            scale(2, 0, 0.3) > scale(2, 0, 0.9),
-            "a best move that needed few nodes"
-        );
-        assert!(scale(2, 50, 0.6) > scale(2, 0, 0.6), "a falling score");
-        assert!(scale(2, 0, 0.6) > scale(2, -50, 0.6), "a rising score");
-        for (stable, drop, share) in [(0, 10_000, 0.0), (1000, -10_000, 1.0), (0, i32::MIN, 0.5)] {
-            let s = scale(stable, drop, share);
-            assert!(s > 0.1 && s < 5.0, "{stable} {drop} {share}: {s}");
         }
     }
 }

@@ -1,17 +1,18 @@
 //! The node: one function for every node of the main search, generic over its kind (the root,
 //! a PV node, a non-PV node). It reads top to bottom in the order of the book's chapters; each
-//! technique is a labelled block that names its chapter and is guarded by its switch.
+//! technique is a labelled block that names its chapter and starts with its switch. Each call of
+//! a node names the kind of node it calls: the recursion is `node` calling `node`, nothing between.
 
-use super::Search;
+use super::Worker;
 use super::best_move::Best;
 use super::null_move::has_pieces;
-use super::table::tt_cutoff_score;
+use super::tt_access::{result_entry, tt_cutoff_score};
+use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::history::PieceTo;
 use crate::movepick::{MovePicker, OrderingContext, Stage, is_noisy};
-use crate::notes::Note;
 use crate::pv::Pv as Line;
-use crate::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in};
+use crate::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in, score_from_tt};
 use crate::see::see_ge;
 use crate::tree::{Kind, Via};
 use crate::tt::{Bound, TtEntry};
@@ -50,70 +51,126 @@ impl NodeType for NonPv {
 }
 // ANCHOR_END: node_types
 
-impl<E: Evaluator> Search<E> {
+/// What a node is asked: the score of its position searched `depth` plies deep, `ply` plies from
+/// the root, within the window (`alpha`, `beta`). `cut_node`: the node is expected to fail high.
+#[derive(Clone, Copy)]
+pub(crate) struct NodeArgs {
+    pub depth: i32,
+    pub ply: usize,
+    pub alpha: i32,
+    pub beta: i32,
+    pub cut_node: bool,
+}
+
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: tree_hook
-    /// A node, as the rest of the search calls it: [`Search::node_body`], watched by the
+    /// A node, as the rest of the search calls it: [`Worker::node_body`], watched by the
     /// search-tree explorer when it records (otherwise the cost is one test of a field).
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(crate) fn node<N: NodeType>(
         &mut self,
         pos: &Position,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-        cut_node: bool,
+        args: NodeArgs,
         pv: &mut Line,
     ) -> i32 {
         // At the horizon the node is the quiescence search's, which records itself.
-        if self.tree.is_none() || (!N::ROOT && depth <= 0) {
-            return self.node_body::<N>(pos, depth, ply, alpha, beta, cut_node, pv);
+        if self.tree.is_none() || (!N::ROOT && args.depth <= 0) {
+            return self.node_body::<N>(pos, args, pv);
         }
-        self.record_node::<N>(pos, depth, ply, alpha, beta, cut_node, pv)
+        self.record_node::<N>(pos, args, pv)
     }
 
-    /// [`Search::node`] while a tree is recorded: the node's record opens before and closes after.
-    #[allow(clippy::too_many_arguments)]
+    /// [`Worker::node`] while a tree is recorded: the node's record opens before and closes after.
     #[cold]
     #[inline(never)]
-    fn record_node<N: NodeType>(
-        &mut self,
-        pos: &Position,
-        depth: i32,
-        ply: usize,
-        alpha: i32,
-        beta: i32,
-        cut_node: bool,
-        pv: &mut Line,
-    ) -> i32 {
+    fn record_node<N: NodeType>(&mut self, pos: &Position, args: NodeArgs, pv: &mut Line) -> i32 {
         let kind = match (N::ROOT, N::PV) {
             (true, _) => Kind::Root,
             (false, true) => Kind::Pv,
             (false, false) => Kind::NonPv,
         };
+        let NodeArgs {
+            depth,
+            ply,
+            alpha,
+            beta,
+            ..
+        } = args;
         self.tree_enter(kind, ply, depth, alpha, beta);
-        let score = self.node_body::<N>(pos, depth, ply, alpha, beta, cut_node, pv);
+        let score = self.node_body::<N>(pos, args, pv);
         self.tree_exit(score);
         score
     }
     // ANCHOR_END: tree_hook
 
-    // ANCHOR: search
-    /// The score of `pos` searched `depth` plies deep, within the window (`alpha`, `beta`).
-    /// Fail-soft: the score may lie outside the window, as a bound. `cut_node`: a node expected to
-    /// fail high. `pv` receives the principal variation when the score falls inside the window.
-    #[allow(clippy::too_many_arguments)]
-    fn node_body<N: NodeType>(
+    // ANCHOR: child
+    /// Searches `child`, a move away from the node at `ply`, as a node of kind `C`, `depth` plies
+    /// deep, within the node's window (`alpha`, `beta`) seen from the child's side, and returns
+    /// its score from the node's side.
+    #[inline(always)]
+    pub(crate) fn child<C: NodeType>(
         &mut self,
-        pos: &Position,
-        mut depth: i32,
+        child: &Position,
+        depth: i32,
         ply: usize,
-        mut alpha: i32,
-        mut beta: i32,
+        (alpha, beta): (i32, i32),
         cut_node: bool,
         pv: &mut Line,
     ) -> i32 {
+        let args = NodeArgs {
+            depth,
+            ply: ply + 1,
+            alpha: -beta,
+            beta: -alpha,
+            cut_node,
+        };
+        -self.node::<C>(child, args, pv)
+    }
+
+    /// [`Worker::child`] within the window (`alpha`, `beta`) of its parent, a node of kind `N`:
+    /// the child of a PV node is a PV node while that window is open. A window closed to a null
+    /// window (alpha raised to beta - 1 with `pvs` off, or narrowed by mate distance pruning or a
+    /// tablebase bound) leaves only a bound to find: the child is then a non-PV node, as every
+    /// child of a non-PV node is.
+    #[inline(always)]
+    fn child_of<N: NodeType>(
+        &mut self,
+        child: &Position,
+        depth: i32,
+        ply: usize,
+        (alpha, beta): (i32, i32),
+        cut_node: bool,
+        pv: &mut Line,
+    ) -> i32 {
+        if N::PV && beta - alpha > 1 {
+            self.child::<Pv>(child, depth, ply, (alpha, beta), cut_node, pv)
+        } else {
+            self.child::<NonPv>(child, depth, ply, (alpha, beta), cut_node, pv)
+        }
+    }
+    // ANCHOR_END: child
+
+    // ANCHOR: search
+    /// The score of `pos` searched as `args` asks (see [`NodeArgs`]). Fail-soft: the score may lie
+    /// outside the window, as a bound. `pv` receives the principal variation when the score falls
+    /// inside the window.
+    fn node_body<N: NodeType>(&mut self, pos: &Position, args: NodeArgs, pv: &mut Line) -> i32 {
+        let NodeArgs {
+            mut depth,
+            ply,
+            mut alpha,
+            mut beta,
+            cut_node,
+        } = args;
+        // The node's arguments as they stand, for the helpers that search it again or below it:
+        // depth, alpha and beta change as the node goes on.
+        let here = move |depth, alpha, beta| NodeArgs {
+            depth,
+            ply,
+            alpha,
+            beta,
+            cut_node,
+        };
         pv.clear();
         if !N::ROOT && depth <= 0 {
             return self.quiescence(pos, ply, alpha, beta, pv);
@@ -252,9 +309,9 @@ impl<E: Evaluator> Search<E> {
         // 14: Razoring: a ply or two from the horizon and hopelessly short of alpha, the node can
         // only be saved by winning material, so the quiescence search, which plays nothing but
         // captures, is asked first; if it stays at or below alpha, its score is the node's.
-        if prune_node
-            && self.techniques.razoring
+        if self.techniques.razoring
             && self.techniques.quiescence
+            && prune_node
             && depth <= p.razor_max_depth
             && static_eval + p.razor_margin * depth < alpha
         {
@@ -271,7 +328,7 @@ impl<E: Evaluator> Search<E> {
         }
         // ANCHOR_END: razoring
 
-        // 12: null-move pruning: if passing still leaves us at or above beta after a shallower
+        // 12: Null-move pruning: if passing still leaves us at or above beta after a shallower
         // search, a real move would too.
         if self.techniques.null_move
             && prune_node
@@ -283,24 +340,21 @@ impl<E: Evaluator> Search<E> {
             && self.stack[ply - 1].moved.is_some()
             && has_pieces(pos)
         {
-            if let Some(score) = self.null_move(pos, depth, ply, beta, static_eval, cut_node, pv) {
+            if let Some(score) = self.null_move(pos, here(depth, alpha, beta), static_eval, pv) {
                 return score;
             }
         }
 
         // M5: ProbCut (off by default): a good capture that clears beta by a margin in a much
-        // shallower search ends the node.
-        if prune_node {
-            if let Some(score) = self.probcut(
-                pos,
-                depth,
-                ply,
-                beta,
-                static_eval,
-                cut_node,
-                tt_entry,
-                tt_pv,
-            ) {
+        // shallower search ends the node. It needs the quiescence search for its first look.
+        if self.techniques.probcut
+            && self.techniques.quiescence
+            && prune_node
+            && depth >= p.probcut_min_depth
+            && beta.abs() + p.probcut_margin < MATE_BOUND
+        {
+            let args = here(depth, alpha, beta);
+            if let Some(score) = self.probcut(pos, args, static_eval, tt_entry, tt_pv) {
                 return score;
             }
         }
@@ -339,19 +393,51 @@ impl<E: Evaluator> Search<E> {
             let quiet = !is_noisy(pos, mv);
             let best_score = best.score;
 
-            // 15: singular extensions, double, negative, and multi-cut.
+            // ANCHOR: singular
+            // 15: Singular extensions: if every other move falls clearly short of the hash move's
+            // score in a shallower search without it, the hash move is the only good one: search it
+            // deeper. Only with a hash entry deep enough, not an upper bound and not a mate.
             let mut extension = 0;
-            if let Some(entry) = tt_entry
+            if self.techniques.singular_extensions
+                && let Some(entry) = tt_entry
                 && Some(mv) == tt_move
                 && excluded.is_none()
+                && depth >= p.se_min_depth
+                && entry.depth >= depth - p.se_tt_depth_margin
+                && entry.bound != Bound::Upper
+                && score_from_tt(entry.score, ply).abs() < MATE_BOUND
             {
-                match self.singular_extension(
-                    pos, mv, entry, depth, ply, beta, cut_node, pv_node, doubles,
-                ) {
-                    Ok(plies) => extension = plies,
-                    Err(score) => return score,
+                let tt_score = score_from_tt(entry.score, ply);
+                let singular_beta = tt_score - p.se_beta_per_depth * depth;
+                let score = self.singular_search(pos, mv, here(depth, alpha, beta), singular_beta);
+                if self.aborted {
+                    return 0;
+                }
+                if score < singular_beta {
+                    self.note(Note::SingularExtension);
+                    extension = 1;
+                    // 15: Double extensions: far short, two plies deeper, a limited number of
+                    // times per line.
+                    if self.techniques.double_extensions
+                        && !pv_node
+                        && score < singular_beta - p.se_double_margin
+                        && doubles < p.se_double_max
+                    {
+                        self.note(Note::DoubleExtension);
+                        extension = 2;
+                    }
+                } else if self.techniques.multi_cut && singular_beta >= beta {
+                    // 15: Multi-cut: another move beats beta as well; the node will fail high.
+                    self.note_node(Note::MultiCut);
+                    return singular_beta;
+                } else if self.techniques.negative_extensions && tt_score >= beta {
+                    // 15: Negative extensions: not singular, and expected to fail high anyway:
+                    // search it shallower.
+                    self.note(Note::NegativeExtension);
+                    extension = -1;
                 }
             }
+            // ANCHOR_END: singular
 
             let mut child = pos.clone();
             child.make_move(mv);
@@ -369,7 +455,7 @@ impl<E: Evaluator> Search<E> {
             {
                 let mut limit = p.lmp_base + depth * depth;
                 if self.techniques.improving && !improving {
-                    limit /= 2;
+                    limit = limit * p.lmp_not_improving_percent / 100;
                 }
                 if searched as i32 >= limit {
                     self.note_pruned(Note::LateMovePruning, mv);
@@ -464,11 +550,11 @@ impl<E: Evaluator> Search<E> {
             {
                 reduction = self.lmr_table.get(depth, searched);
                 // Less on the principal variation, or where it once was.
-                reduction -= tt_pv as i32;
-                reduction += cut_node as i32;
-                reduction -= gives_check as i32;
+                reduction -= tt_pv as i32 * p.lmr_tt_pv;
+                reduction += cut_node as i32 * p.lmr_cut_node;
+                reduction -= gives_check as i32 * p.lmr_gives_check;
                 if self.techniques.improving && !improving {
-                    reduction += 1;
+                    reduction += p.lmr_not_improving;
                 }
                 if quiet {
                     reduction -= self.quiet_history(pos, mv, &previous) / p.lmr_history_divisor;
@@ -483,16 +569,9 @@ impl<E: Evaluator> Search<E> {
                 self.seldepth = 0;
             }
             // 6: principal variation search, a reduced move first at its reduced depth (13).
-            let score = self.search_move(
-                &child,
-                new_depth,
-                reduction,
-                ply,
-                (alpha, beta),
-                searched == 1,
-                (pv_node, cut_node),
-                &mut child_pv,
-            );
+            let args = here(new_depth, alpha, beta);
+            let score =
+                self.search_move::<N>(&child, args, reduction, searched == 1, &mut child_pv);
             self.unplay();
             if self.aborted {
                 return 0;
@@ -504,7 +583,8 @@ impl<E: Evaluator> Search<E> {
 
             // ANCHOR: best_move
             // 6: the best move so far; a cutoff teaches the move ordering (9, 10).
-            if best.update(mv, score, &mut alpha, beta, pv_node, pv, &child_pv) {
+            let lines = pv_node.then_some((&mut *pv, &child_pv));
+            if best.update(mv, score, &mut alpha, beta, lines) {
                 if !N::ROOT {
                     self.note_cutoff(searched, picker.last_stage());
                     self.update_histories(pos, ply, depth, mv, &quiets_tried, &captures_tried);
@@ -519,7 +599,7 @@ impl<E: Evaluator> Search<E> {
             // ANCHOR_END: best_move
         }
 
-        self.notes
+        self.counters
             .add_many(Note::CaptureDeferred, picker.deferred());
 
         // 6: no legal move: mate or stalemate (or, leaving one out, nothing else to say).
@@ -540,7 +620,7 @@ impl<E: Evaluator> Search<E> {
         }
         let mut window = (original_alpha, beta);
         // 19: on the PV the tables' bound stands whatever the moves found, and is stored as the
-        // bound it is (a window just below or above it makes `store_result` say so).
+        // bound it is (a window just below or above it makes `result_entry` say so).
         if best.score < tb_floor {
             best.score = tb_floor;
             window = (tb_floor - 1, tb_floor);
@@ -548,10 +628,82 @@ impl<E: Evaluator> Search<E> {
             best.score = tb_ceiling;
             window = (tb_ceiling, tb_ceiling + 1);
         }
-        self.store_result(pos, ply, best, window, static_eval, depth, tt_pv);
+        self.store(
+            pos,
+            ply,
+            result_entry(best, window, static_eval, depth, tt_pv),
+        );
         best.score
     }
     // ANCHOR_END: search
+
+    // ANCHOR: pvs
+    /// The search of a move once it is made, from the node `args` describes (with the move's depth,
+    /// extensions included) to `child`. 6: Principal variation search: the first move with the
+    /// node's window; the others with a null window that only asks "better than alpha?", and
+    /// again with the node's window if the answer is yes. Without PVS every move gets the node's
+    /// window. 13: a reduced move is searched at its reduced depth first, and again at full depth
+    /// if it beats alpha.
+    ///
+    /// A function of its own, never inlined, to keep the node's code small: as a block of the node
+    /// function, its calls of `node` inlined there, cachegrind counted 1.71 million first-level
+    /// instruction-cache misses in `bench 7` (1.26 million before this file took the recursion
+    /// over) and the bench ran about 2% slower; as a function, with ProbCut and the singular
+    /// search also kept out of the node function, 1.41 million and no measurable difference.
+    #[inline(never)]
+    fn search_move<N: NodeType>(
+        &mut self,
+        child: &Position,
+        args: NodeArgs,
+        reduction: i32,
+        first: bool,
+        child_pv: &mut Line,
+    ) -> i32 {
+        let NodeArgs {
+            depth,
+            ply,
+            alpha,
+            beta,
+            cut_node,
+        } = args;
+        let pvs = self.techniques.pvs;
+        let window = (alpha, beta);
+        let null_window = (alpha, alpha + 1);
+        if first || (!pvs && reduction == 0) {
+            let cut = !N::PV && !cut_node;
+            return self.child_of::<N>(child, depth, ply, window, cut, child_pv);
+        }
+        let mut score;
+        if reduction > 0 {
+            self.note(Note::Lmr);
+            self.tree_via(Via::Reduced(reduction.min(i8::MAX as i32) as i8));
+            let reduced = depth - reduction;
+            score = if pvs {
+                self.child::<NonPv>(child, reduced, ply, null_window, true, child_pv)
+            } else {
+                self.child_of::<N>(child, reduced, ply, window, true, child_pv)
+            };
+            if score > alpha && !self.aborted {
+                self.note(Note::LmrResearch);
+                self.tree_via(Via::LmrResearch);
+                score = if pvs {
+                    self.child::<NonPv>(child, depth, ply, null_window, !cut_node, child_pv)
+                } else {
+                    self.child_of::<N>(child, depth, ply, window, false, child_pv)
+                };
+            }
+        } else {
+            // Not the first move, not reduced, and PVS on: the null window.
+            score = self.child::<NonPv>(child, depth, ply, null_window, !cut_node, child_pv);
+        }
+        if pvs && score > alpha && score < beta && !self.aborted {
+            self.note(Note::PvsResearch);
+            self.tree_via(Via::PvsResearch);
+            score = self.child_of::<N>(child, depth, ply, window, false, child_pv);
+        }
+        score
+    }
+    // ANCHOR_END: pvs
 
     /// The next move to search: at the root the next root move, elsewhere the picker's.
     #[inline]

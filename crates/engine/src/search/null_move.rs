@@ -1,9 +1,10 @@
 //! Null-move pruning (chapter 12): pass, and if a shallower search still reaches beta, a real
 //! move would too.
 
-use super::Search;
+use super::Worker;
+use super::node::{NodeArgs, NonPv};
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::MATE_BOUND;
 use crate::tree::Via;
@@ -20,22 +21,25 @@ pub(crate) fn has_pieces(pos: &Position) -> bool {
     .is_nonempty()
 }
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: null_move
     /// Passes and searches shallower with a null window at beta. `Some(score)` ends the node: the
     /// pass held (and, deep down, a verification search without passing held too), or the search
     /// was stopped.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn null_move(
         &mut self,
         pos: &Position,
-        depth: i32,
-        ply: usize,
-        beta: i32,
+        args: NodeArgs,
         static_eval: i32,
-        cut_node: bool,
         pv: &mut Pv,
     ) -> Option<i32> {
+        let NodeArgs {
+            depth,
+            ply,
+            beta,
+            cut_node,
+            ..
+        } = args;
         let p = self.params;
         self.note(Note::NullMove);
         let reduction = p.nmp_base_reduction
@@ -52,7 +56,8 @@ impl<E: Evaluator> Search<E> {
             tree.moved(ply, None);
             tree.via(Via::NullMove);
         }
-        let score = self.search_child(&child, null_depth, ply, beta - 1, beta, !cut_node, pv);
+        let null_window = (beta - 1, beta);
+        let score = self.child::<NonPv>(&child, null_depth, ply, null_window, !cut_node, pv);
         self.unplay();
         if self.aborted {
             return Some(0);
@@ -69,7 +74,13 @@ impl<E: Evaluator> Search<E> {
             self.note(Note::NullMoveVerification);
             self.nmp_min_ply = ply + 3 * null_depth.max(0) as usize / 4;
             self.tree_via(Via::Verification);
-            let verified = self.search(pos, null_depth, ply, beta - 1, beta, false, pv);
+            let verification = NodeArgs {
+                depth: null_depth,
+                alpha: beta - 1,
+                cut_node: false,
+                ..args
+            };
+            let verified = self.node::<NonPv>(pos, verification, pv);
             self.nmp_min_ply = 0;
             if self.aborted {
                 return Some(0);

@@ -1,36 +1,43 @@
 //! ProbCut (off by default): a good capture that beats beta by a margin in a much shallower
 //! search is taken as proof that the node fails high.
 
-use super::Search;
+use super::Worker;
+use super::node::{NodeArgs, NonPv};
+use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::movepick::{MovePicker, OrderingContext};
-use crate::notes::Note;
 use crate::pv::Pv;
-use crate::score::{MATE_BOUND, score_from_tt};
+use crate::score::score_from_tt;
 use crate::see::see_ge;
 use crate::tree::Via;
 use crate::tt::{Bound, TtEntry};
 use chess::{Move, Position};
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: probcut
     /// ProbCut wagers that a capture which clears beta by `probcut_margin` in a search
     /// `probcut_reduction` plies shallower would clear beta at full depth too, and ends the node
-    /// on the first capture that does (`Some(score)`; also when the search was stopped). The wager
-    /// is skipped when the hash table holds an exact score or upper bound under the raised bound
-    /// from a search at least as deep as ProbCut's own would be.
-    #[allow(clippy::too_many_arguments)]
+    /// on the first capture that does (`Some(score)`; also when the search was stopped). The node
+    /// function has checked the switches, the depth and that the raised bound is no mate score.
+    /// The wager is skipped when the hash table holds an exact score or upper bound under the
+    /// raised bound from a search at least as deep as ProbCut's own would be.
+    // Off by default: kept out of the node function's code.
+    #[inline(never)]
     pub(crate) fn probcut(
         &mut self,
         pos: &Position,
-        depth: i32,
-        ply: usize,
-        beta: i32,
+        args: NodeArgs,
         static_eval: i32,
-        cut_node: bool,
         tt_entry: Option<TtEntry>,
         tt_pv: bool,
     ) -> Option<i32> {
+        let NodeArgs {
+            depth,
+            ply,
+            beta,
+            cut_node,
+            ..
+        } = args;
         let p = self.params;
         let probcut_beta = beta + p.probcut_margin;
         let probcut_depth = depth - p.probcut_reduction;
@@ -39,12 +46,7 @@ impl<E: Evaluator> Search<E> {
                 && entry.depth > probcut_depth
                 && score_from_tt(entry.score, ply) < probcut_beta
         };
-        if !self.techniques.probcut
-            || !self.techniques.quiescence
-            || depth < p.probcut_min_depth
-            || beta.abs() + p.probcut_margin >= MATE_BOUND
-            || tt_entry.is_some_and(tt_says_no)
-        {
+        if tt_entry.is_some_and(tt_says_no) {
             return None;
         }
         self.note(Note::ProbCut);
@@ -79,15 +81,9 @@ impl<E: Evaluator> Search<E> {
             );
             let score = if qs_score >= probcut_beta && probcut_depth > 0 && !self.aborted {
                 self.tree_via(Via::ProbCut);
-                self.search_child(
-                    &child,
-                    probcut_depth,
-                    ply,
-                    probcut_beta - 1,
-                    probcut_beta,
-                    !cut_node,
-                    &mut probcut_pv,
-                )
+                let null_window = (probcut_beta - 1, probcut_beta);
+                let line = &mut probcut_pv;
+                self.child::<NonPv>(&child, probcut_depth, ply, null_window, !cut_node, line)
             } else {
                 qs_score
             };

@@ -1,20 +1,20 @@
 //! The quiescence search: at the horizon, keep searching captures until the position is quiet,
 //! so the static evaluation is never trusted in the middle of an exchange.
 
-use super::Search;
+use super::Worker;
 use super::best_move::Best;
-use super::table::tt_cutoff_score;
+use super::tt_access::{result_entry, tt_cutoff_score};
+use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::movepick::{MovePicker, OrderingContext, captured};
-use crate::notes::Note;
 use crate::pv::Pv;
 use crate::score::{INFINITE, mated_in};
 use crate::see::{SEE_VALUES, see_ge};
 use crate::tree::Kind;
 use chess::Position;
 
-impl<E: Evaluator> Search<E> {
-    /// The quiescence search as the rest of the search calls it: [`Search::quiescence_body`],
+impl<E: Evaluator> Worker<E> {
+    /// The quiescence search as the rest of the search calls it: [`Worker::quiescence_body`],
     /// watched by the search-tree explorer when it records (otherwise one test of a field).
     #[inline(always)]
     pub(crate) fn quiescence(
@@ -152,7 +152,8 @@ impl<E: Evaluator> Search<E> {
             if self.aborted {
                 return 0;
             }
-            if best.update(mv, score, &mut alpha, beta, pv_node, pv, &child_pv) {
+            let lines = pv_node.then_some((&mut *pv, &child_pv));
+            if best.update(mv, score, &mut alpha, beta, lines) {
                 break;
             }
         }
@@ -163,7 +164,11 @@ impl<E: Evaluator> Search<E> {
         }
 
         let window = (original_alpha, beta);
-        self.store_result(pos, ply, best, window, static_eval, 0, pv_node);
+        self.store(
+            pos,
+            ply,
+            result_entry(best, window, static_eval, 0, pv_node),
+        );
         best.score
         // ANCHOR_END: qs_end
     }

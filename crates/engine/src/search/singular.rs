@@ -1,85 +1,43 @@
-//! Singular extensions and their relatives (chapter 15): is the hash move the only good move?
+//! Singular extensions (chapter 15): the search that tests whether the hash move is the only good
+//! move. What its score means (an extension, a double or negative one, a multi-cut) is decided
+//! in the node function's block, where the switches are.
 
-use super::Search;
+use super::Worker;
+use super::node::{NodeArgs, NonPv};
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::pv::Pv;
-use crate::score::{MATE_BOUND, score_from_tt};
 use crate::tree::Via;
-use crate::tt::{Bound, TtEntry};
 use chess::{Move, Position};
 
-impl<E: Evaluator> Search<E> {
-    // ANCHOR: singular
-    /// For the hash move `mv`: `Ok(extension)` in plies (2, 1, 0 or -1), or `Err(score)` to end
-    /// the node (multi-cut, or the search was stopped). If every other move falls clearly short
-    /// of the hash move's score in a shallower search, the hash move is the only good one: search
-    /// it deeper.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn singular_extension(
+impl<E: Evaluator> Worker<E> {
+    // ANCHOR: singular_search
+    /// The test of the hash move `mv` at the node `args` describes: the node searched again
+    /// without it, at about half the depth, with a null window at `singular_beta`. Its score is
+    /// what the node function's singular extension block judges the hash move by.
+    // Rare (depth 8 and more, the hash move only): kept out of the node function's code.
+    #[inline(never)]
+    pub(crate) fn singular_search(
         &mut self,
         pos: &Position,
         mv: Move,
-        entry: TtEntry,
-        depth: i32,
-        ply: usize,
-        beta: i32,
-        cut_node: bool,
-        pv_node: bool,
-        doubles: i32,
-    ) -> Result<i32, i32> {
-        let p = self.params;
-        if !self.techniques.singular_extensions
-            || depth < p.se_min_depth
-            || entry.depth < depth - p.se_tt_depth_margin
-            || entry.bound == Bound::Upper
-            || score_from_tt(entry.score, ply).abs() >= MATE_BOUND
-        {
-            return Ok(0);
-        }
-        let tt_score = score_from_tt(entry.score, ply);
-        let singular_beta = tt_score - p.se_beta_per_depth * depth;
+        args: NodeArgs,
+        singular_beta: i32,
+    ) -> i32 {
+        let depth = (args.depth - 1) * self.params.se_depth_percent / 100;
         self.note(Note::SingularSearch);
-        self.stack[ply].excluded = Some(mv);
+        self.stack[args.ply].excluded = Some(mv);
         let mut scratch = Pv::new();
         self.tree_via(Via::Singular);
-        let score = self.search(
-            pos,
-            (depth - 1) / 2,
-            ply,
-            singular_beta - 1,
-            singular_beta,
-            cut_node,
-            &mut scratch,
-        );
-        self.stack[ply].excluded = None;
-        if self.aborted {
-            return Err(0);
-        }
-        if score < singular_beta {
-            self.note(Note::SingularExtension);
-            // Far short: two plies deeper, a limited number of times per line.
-            if self.techniques.double_extensions
-                && !pv_node
-                && score < singular_beta - p.se_double_margin
-                && doubles < p.se_double_max
-            {
-                self.note(Note::DoubleExtension);
-                return Ok(2);
-            }
-            return Ok(1);
-        }
-        if self.techniques.multi_cut && singular_beta >= beta {
-            // Multi-cut: another move beats beta as well; the node will fail high.
-            self.note_node(Note::MultiCut);
-            return Err(singular_beta);
-        }
-        if self.techniques.negative_extensions && tt_score >= beta {
-            // Not singular, and expected to fail high anyway: search it shallower.
-            self.note(Note::NegativeExtension);
-            return Ok(-1);
-        }
-        Ok(0)
+        let without = NodeArgs {
+            depth,
+            alpha: singular_beta - 1,
+            beta: singular_beta,
+            ..args
+        };
+        let score = self.node::<NonPv>(pos, without, &mut scratch);
+        self.stack[args.ply].excluded = None;
+        score
     }
-    // ANCHOR_END: singular
+    // ANCHOR_END: singular_search
 }

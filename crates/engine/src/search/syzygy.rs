@@ -2,9 +2,9 @@
 //! all; inside the tree they give the exact result of positions just after a capture or a pawn
 //! move. The tables themselves are read by [`crate::tablebase`].
 
-use super::{RootMove, Search};
+use super::{RootMove, Worker};
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::score::{DRAW, tb_loss_in, tb_win_in};
 use crate::tablebase::{Probing, Wdl};
 use crate::tt::Bound;
@@ -40,7 +40,7 @@ fn tablebase_score(wdl: Wdl, ply: usize, fifty_move_rule: bool) -> (i32, Bound) 
 }
 // ANCHOR_END: tb_score
 
-impl<E: Evaluator> Search<E> {
+impl<E: Evaluator> Worker<E> {
     // ANCHOR: tb_root
     /// At the start of a search. With the root in the tables, only the root moves that keep its
     /// best result are searched (for a win, those that make the soonest progress; for a loss,

@@ -51,7 +51,7 @@
 //! (`reverse-futility` and `ReverseFutility`, ...) has as many records as that counter.
 
 use super::{NO_PARENT, Tree};
-use crate::notes::Note;
+use crate::counters::Note;
 
 /// A JSON string literal.
 pub fn quote(text: &str) -> String {

@@ -7,7 +7,7 @@
 //! that fails is searched again; each try is a root of its own).
 //!
 //! While no tree is recorded the search carries `None` where the recorder would be, and each hook
-//! is one test of that field (see `Search::note_node` and `Search::node`).
+//! is one test of that field (see `Worker::note_node` and `Worker::node`).
 //!
 //! - [`record`] runs the search and returns the [`Tree`];
 //! - [`json`], [`svg`], [`html`] and [`text`] write it out.
@@ -22,34 +22,8 @@ pub mod text;
 pub use outcome::Outcome;
 pub use record::{DEFAULT_CAP, Kind, NO_PARENT, TreeNode, TreeRecorder, Via};
 
-use crate::bench::BENCH_HASH_MIB;
-use crate::eval::nnue::Network;
-use crate::notes::{Note, Notes};
-use crate::params::Params;
-use crate::search::{SearchOptions, Signals, new_search};
-use crate::techniques::{TECHNIQUES, Techniques};
-use crate::time::Limits;
-use crate::tt::TranspositionTable;
-use chess::{Move, Position};
-use std::sync::Arc;
-
-/// The deepest tree `tree` records. The node cap, not the depth, bounds the memory.
-pub const MAX_TREE_DEPTH: i32 = 20;
-
-/// What to record.
-#[derive(Clone)]
-pub struct TreeRequest {
-    pub position: Position,
-    /// Hashes of the positions before `position` in the game (for repetitions).
-    pub history: Vec<u64>,
-    pub depth: i32,
-    pub techniques: Techniques,
-    pub params: Params,
-    /// The most nodes to keep ([`DEFAULT_CAP`]).
-    pub cap: usize,
-    /// Write castling as in Chess960 (king takes rook).
-    pub chess960: bool,
-}
+use crate::counters::{Counters, Note};
+use chess::Move;
 
 /// One recorded iteration.
 pub struct Tree {
@@ -67,7 +41,7 @@ pub struct Tree {
     pub pv: Vec<Move>,
     /// The search's own counters for the recorded iteration (the counters at its end less those at
     /// its start).
-    pub counters: Notes,
+    pub counters: Counters,
     /// Nodes searched but not recorded, past the cap.
     pub dropped: u64,
     /// Nodes of the whole search, every iteration (as `bench` would count it).
@@ -80,66 +54,9 @@ pub struct Tree {
     pub off: Vec<&'static str>,
 }
 
-/// Runs the search of `request` with a recorder attached.
-pub fn record(request: &TreeRequest, net: Arc<Network>, signals: Arc<Signals>) -> Tree {
-    let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
-    let mut search = new_search(tt, net, signals);
-    search.techniques = request.techniques.clone();
-    search.params = request.params;
-    search.tree = Some(Box::new(TreeRecorder::new(request.cap)));
-    let depth = request.depth.clamp(1, MAX_TREE_DEPTH);
-    let result = search.run(
-        &request.position,
-        &request.history,
-        &Limits::depth(depth),
-        &SearchOptions::default(),
-        &mut |_| {},
-    );
-    let recorder = search
-        .tree
-        .take()
-        .unwrap_or_else(|| Box::new(TreeRecorder::new(0)));
-    let mut counters = search.notes.clone();
-    counters.subtract(&recorder.notes_before);
-    let nodes = recorder.nodes;
-    let subtree = subtree_sizes(&nodes);
-    let roots = (0..nodes.len() as u32)
-        .filter(|&i| nodes[i as usize].parent == NO_PARENT)
-        .collect();
-    let pv = search
-        .root_moves
-        .first()
-        .map(|rm| rm.pv.to_vec())
-        .unwrap_or_default();
-    Tree {
-        fen: request.position.to_fen(),
-        depth: recorder.iteration,
-        nodes,
-        subtree,
-        roots,
-        score: result.score,
-        best_move: result.best_move,
-        pv,
-        counters,
-        dropped: recorder.dropped,
-        search_nodes: result.nodes,
-        cap: request.cap,
-        stopped: search.aborted,
-        chess960: request.chess960,
-        off: TECHNIQUES
-            .iter()
-            .filter(|t| {
-                request.techniques.get(t.name) == Some(false)
-                    && Techniques::default().get(t.name) == Some(true)
-            })
-            .map(|t| t.name)
-            .collect(),
-    }
-}
-
 /// Subtree sizes in one backward pass: records come in entry order, so every child follows its
 /// parent, and adding each record's size to its parent's from the back finishes children first.
-fn subtree_sizes(nodes: &[TreeNode]) -> Vec<u64> {
+pub(crate) fn subtree_sizes(nodes: &[TreeNode]) -> Vec<u64> {
     let mut size: Vec<u64> = nodes
         .iter()
         .map(|n| (n.kind != Kind::Pruned) as u64)

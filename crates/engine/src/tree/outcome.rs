@@ -2,7 +2,7 @@
 //! plain result of searching every move. One table, so that the JSON names, the colours of the
 //! pictures and the counters they must agree with are written down once.
 
-use crate::notes::Note;
+use crate::counters::Note;
 
 macro_rules! outcomes {
     ($($name:ident, $key:literal, $colour:literal, $note:expr, $doc:literal;)*) => {

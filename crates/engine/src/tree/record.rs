@@ -1,14 +1,14 @@
 //! What the tree explorer keeps of each node, and the recorder the search feeds while it runs.
 //!
 //! The recorder is driven from three kinds of place in the search: the two node functions (a
-//! node opens on entry and closes on exit with its score), the counters (`Search::note_node`: a
+//! node opens on entry and closes on exit with its score), the counters (`Worker::note_node`: a
 //! counter that ends a node, such as `ReverseFutility`, names the technique that decided it;
-//! `Search::note_pruned`: a skipped move), and the few spots where the parent chooses how to
+//! `Worker::note_pruned`: a skipped move), and the few spots where the parent chooses how to
 //! search a child (reduced, re-searched, a null move...).
 //! It never changes what the search does; it only watches.
 
 use super::outcome::Outcome;
-use crate::notes::{Note, Notes};
+use crate::counters::{Counters, Note};
 use crate::score::{DRAW, MAX_PLY, mated_in};
 use chess::Move;
 
@@ -150,7 +150,7 @@ pub struct TreeRecorder {
     /// Nodes not recorded because the cap was reached.
     pub(crate) dropped: u64,
     /// The counters when the recorded iteration began.
-    pub(crate) notes_before: Notes,
+    pub(crate) counters_before: Counters,
     /// The iteration being recorded.
     pub(crate) iteration: i32,
 }
@@ -164,19 +164,19 @@ impl TreeRecorder {
             pending: None,
             cap,
             dropped: 0,
-            notes_before: Notes::default(),
+            counters_before: Counters::default(),
             iteration: 0,
         }
     }
 
     /// A new iteration of iterative deepening: only the last one is kept, so forget the last.
     #[cold]
-    pub(crate) fn begin_iteration(&mut self, depth: i32, notes: &Notes) {
+    pub(crate) fn begin_iteration(&mut self, depth: i32, counters: &Counters) {
         self.nodes.clear();
         self.stack.clear();
         self.pending = None;
         self.dropped = 0;
-        self.notes_before = notes.clone();
+        self.counters_before = counters.clone();
         self.iteration = depth;
     }
 

@@ -9,12 +9,13 @@ use crate::report::SearchReport;
 use crate::tree::Format;
 use chess::rng::Rng;
 use chess::{Color, Move, Position, divide};
-use engine::bench::{self, BENCH_POSITIONS};
 use engine::clock::Instant;
 use engine::strength::{self, Lines, Strength};
 use engine::time::Limits;
-use engine::tree::TreeRequest;
-use engine::{Info, Params, SearchOptions, SearchResult, Techniques, Workers};
+use engine::tools::bench::{self, BENCH_POSITIONS};
+use engine::tools::chapter_table::chapter_table;
+use engine::tools::tree::TreeRequest;
+use engine::{Info, Params, SearchOptions, SearchResult, Techniques, ThreadPool};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -32,12 +33,11 @@ struct SearchRequest {
 /// The search of a `go`, on every thread of the pool, reporting each line to `report`: the one
 /// place a `go` calls into the workers.
 fn run_search(
-    workers: &mut Workers,
+    pool: &mut ThreadPool,
     request: &SearchRequest,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    workers.main.techniques = request.techniques.clone();
-    workers.main.params = request.params;
+    pool.set_switches(&request.techniques, &request.params);
     let SearchRequest {
         position,
         history,
@@ -45,7 +45,7 @@ fn run_search(
         options,
         ..
     } = request;
-    workers.search(position, history, limits, options, report)
+    pool.search(position, history, limits, options, report)
 }
 
 /// Whether a search with `limits` in `position` ends by itself: a depth or node limit, a fixed
@@ -173,10 +173,10 @@ impl Session {
         let answered = self.answered.clone();
         let signals = self.pool.signals().clone();
         // ANCHOR: search_thread
-        let job = Box::new(move |workers: &mut Workers| {
+        let job = Box::new(move |pool: &mut ThreadPool| {
             let mut report = SearchReport::new(chess960, go_received, wdl_move);
             let mut lines = Lines::default();
-            let mut result = run_search(workers, &request, &mut |info| {
+            let mut result = run_search(pool, &request, &mut |info| {
                 report.info(info);
                 lines.record(info);
             });
@@ -268,12 +268,12 @@ impl Session {
         let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
         // An error if it can't start: `bench` owes no answer.
-        self.start_job(Box::new(move |workers: &mut Workers| {
+        self.start_job(Box::new(move |pool: &mut ThreadPool| {
             let report =
                 bench::run_with_signals(BENCH_POSITIONS, depth, &techniques, &params, net, signals);
             answered.store(true, Ordering::Relaxed);
             // `stats` shows the bench's counters, as after a search.
-            workers.main.notes = report.notes.clone();
+            pool.show_counters(report.counters.clone());
             output::text(&output::bench_report(&report, BENCH_POSITIONS.len()));
         }));
     }
@@ -312,10 +312,10 @@ impl Session {
         let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
         let failed = self.failed.clone();
-        let started = self.start_job(Box::new(move |workers: &mut Workers| {
-            let tree = engine::tree::record(&request, net, signals);
+        let started = self.start_job(Box::new(move |pool: &mut ThreadPool| {
+            let tree = engine::tools::tree::record(&request, net, signals);
             answered.store(true, Ordering::Relaxed);
-            workers.main.notes = tree.counters.clone();
+            pool.show_counters(tree.counters.clone());
             if let Some(format) = print {
                 let mut drawing = Vec::new();
                 match write_tree(&tree, format, &mut drawing) {
@@ -351,7 +351,7 @@ impl Session {
     /// (a tool for the book, not for a GUI).
     pub(super) fn chapter_table(&mut self, depth: i32, techniques: &[String]) {
         let names: Vec<&str> = techniques.iter().map(String::as_str).collect();
-        match bench::chapter_table(&names, depth, &self.techniques, &self.params) {
+        match chapter_table(&names, depth, &self.techniques, &self.params) {
             Ok(table) => output::text(&table),
             Err(e) => error(e),
         }

@@ -8,7 +8,7 @@
 //! current. Nodes that end before they evaluate (a table cutoff, a draw, a mate-distance cut) cost
 //! no update at all.
 
-use super::features::{Changes, for_each_active};
+use super::inputs::{Changes, for_each_active};
 use super::network::Network;
 use super::simd::{self, Simd};
 use chess::{Color, Position};

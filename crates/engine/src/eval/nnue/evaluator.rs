@@ -2,7 +2,7 @@
 //! own accumulator stack.
 
 use super::accumulator::AccumulatorStack;
-use super::features::{for_each_active, index};
+use super::inputs::{for_each_active, index};
 use super::network::{Network, finish};
 use super::simd::{self, Simd};
 use crate::score::{MATE_BOUND, MAX_PLY};

@@ -1,8 +1,8 @@
 //! NNUE: an efficiently updatable neural network, cb2026's own, trained by `train` on cb2026's
 //! self-play games.
 //!
-//! - [`features`]: the 768 inputs of each side's view, and what a move changes;
-//! - [`network`]: the network in floats (trainer) and integers (engine), and its file;
+//! - [`inputs`]: the 768 inputs of each side's view, and what a move changes;
+//! - [`network`]: the network in integers, as the engine evaluates with it, and its file;
 //! - [`accumulator`]: the first layer's sums, ply by ply, updated lazily;
 //! - [`simd`]: the update and output loops, AVX2 and plain;
 //! - [`evaluator`]: all of it as the search's evaluation;
@@ -11,11 +11,11 @@
 pub mod accumulator;
 mod embedded;
 pub mod evaluator;
-pub mod features;
+pub mod inputs;
 pub mod network;
 pub mod simd;
 
 pub use embedded::{EMBEDDED_NET, embedded};
 pub use evaluator::{NnueEvaluator, PieceValues, piece_values};
-pub use network::{Activation, FloatNetwork, NetError, Network};
+pub use network::{Activation, NetError, Network};
 pub use simd::Simd;

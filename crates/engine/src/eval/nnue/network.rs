@@ -1,13 +1,13 @@
 //! The network and its file. cb2026's network is a perspective network `(768 → N) × 2 → 1`: each
-//! side's 768 inputs (see [`super::features`]) feed the same first layer of N neurons, giving two
+//! side's 768 inputs (see [`super::inputs`]) feed the same first layer of N neurons, giving two
 //! accumulators; the side to move's comes first, the opponent's second, both go through the
 //! activation, and one output neuron weighs all 2N of them. The output neuron may come in
 //! *buckets*: B sets of output weights and biases, of which a position uses the one for its
 //! number of pieces ([`output_bucket`]), so that the net can weigh its features differently in
 //! the opening and in an endgame at the cost of no more than B × 2N weights.
 //!
-//! The trainer works in floats ([`FloatNetwork`]); the engine in integers ([`Network`]), as every
-//! NNUE engine does: the first layer's weights and biases scaled by [`QA`] to `i16`, the output
+//! The trainer works in floats (`train::FloatNetwork`); the engine in integers ([`Network`]), as
+//! every NNUE engine does: the first layer's weights and biases scaled by [`QA`] to `i16`, the output
 //! weights by [`QB`] to `i16` (they must fit in 8 bits, see [`Network::validate`]), the output
 //! bias by `QA × QB` to `i32`. The output, times [`SCALE`], is the score in centipawns.
 //!
@@ -27,7 +27,7 @@
 //! | 64.. | the description: D bytes of UTF-8 (how the net was made: the trainer's command, its data, the epoch), zero-padded to a multiple of 64 bytes so that the weights stay aligned |
 //! | then | first-layer weights, `i16`, input-major (`768 × N`); first-layer biases (`N`); output weights (`B × 2N`, bucket by bucket, each ours then theirs); output biases, `i32` (`B`) |
 
-use super::features::INPUTS;
+use super::inputs::INPUTS;
 
 /// The first layer's quantisation: a float weight `w` is stored as `round(w × QA)`.
 pub const QA: i32 = 255;
@@ -107,89 +107,6 @@ impl Activation {
     }
 }
 
-/// The network in floats: what the trainer learns.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FloatNetwork {
-    pub hidden: usize,
-    pub activation: Activation,
-    /// `INPUTS × hidden`, input-major: input `i`'s weights are `w1[i * hidden..(i + 1) * hidden]`.
-    pub w1: Vec<f32>,
-    pub b1: Vec<f32>,
-    /// The output buckets, 1 to [`MAX_OUTPUT_BUCKETS`].
-    pub buckets: usize,
-    /// `buckets × 2 × hidden`: for each bucket, the side to move's accumulator's weights, then
-    /// the opponent's.
-    pub w2: Vec<f32>,
-    /// One output bias per bucket.
-    pub b2: Vec<f32>,
-}
-
-impl FloatNetwork {
-    /// All weights zero.
-    pub fn zeros(hidden: usize, activation: Activation, buckets: usize) -> FloatNetwork {
-        assert!((1..=MAX_OUTPUT_BUCKETS).contains(&buckets));
-        FloatNetwork {
-            hidden,
-            activation,
-            w1: vec![0.0; INPUTS * hidden],
-            b1: vec![0.0; hidden],
-            buckets,
-            w2: vec![0.0; buckets * 2 * hidden],
-            b2: vec![0.0; buckets],
-        }
-    }
-
-    /// The first layer's sum for one perspective's active inputs.
-    pub fn accumulate(&self, inputs: &[usize], out: &mut [f32]) {
-        out.copy_from_slice(&self.b1);
-        for &i in inputs {
-            let row = &self.w1[i * self.hidden..(i + 1) * self.hidden];
-            for (o, w) in out.iter_mut().zip(row) {
-                *o += w;
-            }
-        }
-    }
-
-    /// The output (times [`SCALE`] it is centipawns for the side to move), given the side to
-    /// move's and the opponent's active inputs.
-    /// The output bucket is chosen by the number of pieces, which is the number of inputs.
-    pub fn forward(&self, ours: &[usize], theirs: &[usize]) -> f32 {
-        let mut us = vec![0.0; self.hidden];
-        let mut them = vec![0.0; self.hidden];
-        self.accumulate(ours, &mut us);
-        self.accumulate(theirs, &mut them);
-        let bucket = output_bucket(ours.len(), self.buckets);
-        let w2 = &self.w2[bucket * 2 * self.hidden..(bucket + 1) * 2 * self.hidden];
-        let mut out = self.b2[bucket];
-        for i in 0..self.hidden {
-            out += self.activation.apply(us[i]) * w2[i];
-            out += self.activation.apply(them[i]) * w2[self.hidden + i];
-        }
-        out
-    }
-
-    /// The integer network: every weight clipped to ±[`WEIGHT_LIMIT`] and rounded.
-    pub fn quantise(&self) -> Network {
-        let q = |w: f32, scale: i32| -> i16 {
-            (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * scale as f32).round() as i16
-        };
-        Network {
-            description: String::new(),
-            hidden: self.hidden,
-            activation: self.activation,
-            w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
-            b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
-            buckets: self.buckets,
-            w2: self.w2.iter().map(|&w| q(w, QB)).collect(),
-            b2: self
-                .b2
-                .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
-        }
-    }
-}
-
 // ANCHOR: finish
 /// From the output layer's sum to centipawns: SCReLU's sum is in units of `QA² × QB`, CReLU's of
 /// `QA × QB`; the bias is in `QA × QB`.
@@ -212,7 +129,8 @@ pub struct Network {
     pub activation: Activation,
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
-    /// The output buckets (see [`FloatNetwork`]).
+    /// The output buckets, 1 to [`MAX_OUTPUT_BUCKETS`]: for each, the side to move's
+    /// accumulator's weights, then the opponent's.
     pub buckets: usize,
     /// `buckets × 2 × hidden`.
     pub w2: Vec<i16>,
@@ -499,20 +417,28 @@ mod tests {
     use super::*;
     use chess::rng::Rng;
 
-    fn random_net(hidden: usize, buckets: usize, seed: u64) -> FloatNetwork {
+    /// A network with random weights, as rounded from floats of the sizes a trained one has.
+    fn random_net(hidden: usize, buckets: usize, seed: u64) -> Network {
         let mut rng = Rng::new(seed);
         let mut f = || (rng.next_u64() % 2001) as f32 / 1000.0 - 1.0;
-        let mut net = FloatNetwork::zeros(hidden, Activation::SCReLU, buckets);
-        net.w1.iter_mut().for_each(|w| *w = f() * 0.2);
-        net.b1.iter_mut().for_each(|w| *w = f() * 0.2);
-        net.w2.iter_mut().for_each(|w| *w = f());
-        net.b2.iter_mut().for_each(|b| *b = f() * 0.1);
-        net
+        let mut q = |scale: f32, unit: i32| (f() * scale * unit as f32).round();
+        Network {
+            description: String::new(),
+            hidden,
+            activation: Activation::SCReLU,
+            w1: (0..INPUTS * hidden).map(|_| q(0.2, QA) as i16).collect(),
+            b1: (0..hidden).map(|_| q(0.2, QA) as i16).collect(),
+            buckets,
+            w2: (0..buckets * 2 * hidden)
+                .map(|_| q(1.0, QB) as i16)
+                .collect(),
+            b2: (0..buckets).map(|_| q(0.1, QA * QB) as i32).collect(),
+        }
     }
 
     #[test]
     fn a_net_survives_its_file_and_a_damaged_file_is_refused() {
-        let mut net = random_net(32, 1, 7).quantise();
+        let mut net = random_net(32, 1, 7);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), file_size(32, 1, 0));
         assert!(header_is_valid(&bytes));
@@ -578,8 +504,7 @@ mod tests {
             ]
         );
         assert!((2..=32).all(|p| output_bucket(p, 1) == 0));
-        let float = random_net(32, 8, 11);
-        let net = float.quantise();
+        let net = random_net(32, 8, 11);
         let bytes = net.to_bytes();
         assert_eq!(bytes.len(), file_size(32, 8, 0));
         assert!(header_is_valid(&bytes));
@@ -588,16 +513,25 @@ mod tests {
         // buckets differ gives different scores for 3 pieces and for 31.
         let few: Vec<usize> = vec![4, 400, 767];
         let many: Vec<usize> = (0..31).map(|i| i * 24).collect();
-        let mut one = float.clone();
+        let mut one = net.clone();
         one.buckets = 1;
         one.w2.truncate(2 * 32);
         one.b2.truncate(1);
-        assert_eq!(float.forward(&few, &few), one.forward(&few, &few));
-        assert_ne!(float.forward(&many, &many), one.forward(&many, &many));
-        let mut last = float.clone();
+        assert_eq!(
+            net.evaluate_inputs(&few, &few),
+            one.evaluate_inputs(&few, &few)
+        );
+        assert_ne!(
+            net.evaluate_inputs(&many, &many),
+            one.evaluate_inputs(&many, &many)
+        );
+        let mut last = net.clone();
         last.buckets = 1;
-        last.w2 = float.w2[7 * 64..].to_vec();
-        last.b2 = vec![float.b2[7]];
-        assert_eq!(float.forward(&many, &many), last.forward(&many, &many));
+        last.w2 = net.w2[7 * 64..].to_vec();
+        last.b2 = vec![net.b2[7]];
+        assert_eq!(
+            net.evaluate_inputs(&many, &many),
+            last.evaluate_inputs(&many, &many)
+        );
     }
 }

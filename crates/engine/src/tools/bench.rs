@@ -1,13 +1,13 @@
 //! `bench`: a fixed set of positions searched to a fixed depth. Its node count is a fingerprint
 //! of the search: any change in what the search does changes it, so commit messages carry it.
-//! Also the node counts behind the book's tables (`chapter-table`).
 
 use crate::clock::Instant;
+use crate::counters::Counters;
 use crate::eval::nnue::{Network, embedded};
-use crate::notes::Notes;
 use crate::params::Params;
-use crate::search::{SearchOptions, Signals, new_search};
+use crate::search::SearchOptions;
 use crate::techniques::Techniques;
+use crate::threads::{Signals, ThreadPool};
 use crate::time::Limits;
 use crate::tt::TranspositionTable;
 use chess::{CastlingMode, Position};
@@ -205,7 +205,7 @@ pub struct BenchReport {
     pub lines: Vec<BenchLine>,
     pub nodes: u64,
     pub time: Duration,
-    pub notes: Notes,
+    pub counters: Counters,
     /// Stopped by the signal before every position was searched (see [`run_with_signals`]).
     pub stopped: bool,
 }
@@ -246,12 +246,11 @@ pub fn run_with_signals(
     signals: Arc<Signals>,
 ) -> BenchReport {
     let tt = Arc::new(TranspositionTable::new(BENCH_HASH_MIB));
-    let mut search = new_search(tt.clone(), net, signals.clone());
+    let mut pool = ThreadPool::with_network(tt.clone(), net).with_signals(signals.clone());
+    pool.set_switches(techniques, params);
     let mut stopped = false;
-    search.techniques = techniques.clone();
-    search.params = *params;
     let mut lines = Vec::new();
-    let mut notes = Notes::default();
+    let mut counters = Counters::default();
     for &(fen, chess960) in positions {
         let mode = if chess960 {
             CastlingMode::Chess960
@@ -262,9 +261,9 @@ pub fn run_with_signals(
             continue;
         };
         tt.clear();
-        search.clear();
+        pool.clear();
         let t = Instant::now();
-        let result = search.run(
+        let result = pool.search(
             &pos,
             &[],
             &Limits::depth(depth),
@@ -276,7 +275,7 @@ pub fn run_with_signals(
             stopped = true;
             break;
         }
-        notes.merge(&search.notes);
+        counters.merge(pool.counters());
         lines.push(BenchLine {
             fen,
             nodes: result.nodes,
@@ -288,60 +287,11 @@ pub fn run_with_signals(
         // The searches' own time: clearing the hash table between positions isn't search.
         time: lines.iter().map(|l| l.time).sum(),
         lines,
-        notes,
+        counters,
         stopped,
     }
 }
 // ANCHOR_END: bench_run
-
-/// The node counts on the six positions at `depth`, with all techniques on and with each named
-/// one switched off: a Markdown table for the book.
-pub fn chapter_table(
-    names: &[&str],
-    depth: i32,
-    base: &Techniques,
-    params: &Params,
-) -> Result<String, String> {
-    let six: Vec<(&'static str, bool)> = SIX_POSITIONS.iter().map(|&f| (f, false)).collect();
-    let mut columns = vec![("all on".to_string(), run(&six, depth, base, params))];
-    for name in names {
-        let mut techniques = base.clone();
-        techniques.set(name, false)?;
-        columns.push((
-            format!("`{name}` off"),
-            run(&six, depth, &techniques, params),
-        ));
-    }
-    let mut table = String::from("| position |");
-    for (title, _) in &columns {
-        table.push_str(&format!(" {title} |"));
-    }
-    table.push_str("\n|---|");
-    table.push_str(&"---:|".repeat(columns.len()));
-    table.push('\n');
-    for i in 0..six.len() {
-        table.push_str(&format!("| {} |", i + 1));
-        for (_, report) in &columns {
-            table.push_str(&format!(" {} |", report.lines[i].nodes));
-        }
-        table.push('\n');
-    }
-    table.push_str("| **total** |");
-    let all_on = columns[0].1.nodes.max(1);
-    for (i, (_, report)) in columns.iter().enumerate() {
-        if i == 0 {
-            table.push_str(&format!(" **{}** |", report.nodes));
-        } else {
-            table.push_str(&format!(
-                " **{}** ({:.2}x) |",
-                report.nodes,
-                report.nodes as f64 / all_on as f64
-            ));
-        }
-    }
-    table.push('\n');
-    Ok(table)
-}
 
 #[cfg(test)]
 mod tests {

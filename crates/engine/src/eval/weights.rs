@@ -2,7 +2,7 @@
 //! table, [`WEIGHTS`], at an offset named here. One table makes the tuner simple: it sees a
 //! position as a list of (feature, count) pairs and fits one number pair per feature.
 
-use super::score::S;
+use super::score_pair::S;
 
 /// One named block of the weight table.
 #[derive(Clone, Copy, Debug)]

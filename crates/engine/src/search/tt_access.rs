@@ -1,10 +1,10 @@
 //! The hash table as the nodes use it: one probe and one store for the main search and the
 //! quiescence search alike, and what an entry proves.
 
-use super::Search;
+use super::Worker;
 use super::best_move::Best;
+use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::notes::Note;
 use crate::score::{score_from_tt, score_to_tt};
 use crate::tt::{Bound, TtEntry};
 use chess::Position;
@@ -37,7 +37,27 @@ pub(crate) fn result_bound(best: i32, original_alpha: i32, beta: i32) -> Bound {
     }
 }
 // ANCHOR_END: result_bound
-impl<E: Evaluator> Search<E> {
+
+/// A node's result as the table keeps it: its best move and score, with the bound they prove for
+/// the window (alpha, beta) the node was searched with.
+#[inline]
+pub(crate) fn result_entry(
+    best: Best,
+    (alpha, beta): (i32, i32),
+    static_eval: i32,
+    depth: i32,
+    tt_pv: bool,
+) -> TtEntry {
+    TtEntry {
+        mv: best.mv,
+        score: best.score,
+        static_eval,
+        depth,
+        bound: result_bound(best.score, alpha, beta),
+        tt_pv,
+    }
+}
+impl<E: Evaluator> Worker<E> {
     /// The table's entry for `pos`, counted as a hit (nothing when the table is switched off).
     #[inline]
     pub(crate) fn probe_tt(&mut self, pos: &Position) -> Option<TtEntry> {
@@ -50,30 +70,6 @@ impl<E: Evaluator> Search<E> {
             self.note(Note::TtHit);
         }
         entry
-    }
-
-    /// Stores a node's result: its best move and score, with the bound they prove for the
-    /// window (alpha, beta) the node was searched with.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn store_result(
-        &mut self,
-        pos: &Position,
-        ply: usize,
-        best: Best,
-        (alpha, beta): (i32, i32),
-        static_eval: i32,
-        depth: i32,
-        tt_pv: bool,
-    ) {
-        let entry = TtEntry {
-            mv: best.mv,
-            score: best.score,
-            static_eval,
-            depth,
-            bound: result_bound(best.score, alpha, beta),
-            tt_pv,
-        };
-        self.store(pos, ply, entry);
     }
 
     /// Stores a result in the table, with the mate distance made relative to this node.

@@ -1,7 +1,7 @@
 //! Counters of search events, for the `stats` command: how often each technique was tried and
 //! how often it paid off. The search calls `self.note(Note::X)` where an event happens.
 
-macro_rules! notes {
+macro_rules! counters {
     ($($name:ident: $doc:literal;)*) => {
         /// A search event worth counting.
         #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +29,7 @@ macro_rules! notes {
     };
 }
 
-notes! {
+counters! {
     // ANCHOR: note_rows
     Nodes: "nodes of the main search (positions entered with depth > 0)";
     QNodes: "nodes of the quiescence search";
@@ -80,19 +80,19 @@ notes! {
 
 /// One counter per note.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notes {
+pub struct Counters {
     counts: [u64; Note::COUNT],
 }
 
-impl Default for Notes {
-    fn default() -> Notes {
-        Notes {
+impl Default for Counters {
+    fn default() -> Counters {
+        Counters {
             counts: [0; Note::COUNT],
         }
     }
 }
 
-impl Notes {
+impl Counters {
     #[inline(always)]
     pub fn add(&mut self, note: Note) {
         self.counts[note as usize] += 1;
@@ -112,7 +112,7 @@ impl Notes {
     }
 
     /// Adds another set of counters to this one (several threads, several bench positions).
-    pub fn merge(&mut self, other: &Notes) {
+    pub fn merge(&mut self, other: &Counters) {
         for (a, b) in self.counts.iter_mut().zip(other.counts.iter()) {
             *a += b;
         }
@@ -120,7 +120,7 @@ impl Notes {
 
     /// Takes another set of counters away from this one (the counts of a part of a search: those
     /// at its end less those at its start).
-    pub fn subtract(&mut self, other: &Notes) {
+    pub fn subtract(&mut self, other: &Counters) {
         for (a, b) in self.counts.iter_mut().zip(other.counts.iter()) {
             *a = a.saturating_sub(*b);
         }

@@ -2,12 +2,12 @@
 //! only the score ([`Sum`]), and the `eval` command and the tuner, which want every feature's
 //! count ([`Counts`]). Generic code, so the search pays nothing for the counting.
 
-use super::features::{FEATURE_COUNT, weight};
-use super::score::S;
+use super::score_pair::S;
+use super::weights::{FEATURE_COUNT, weight};
 use chess::Color;
 
-// ANCHOR: accumulator
-pub trait Accumulator {
+// ANCHOR: feature_sink
+pub trait FeatureSink {
     /// `count` times the feature, for `color`.
     fn add(&mut self, feature: usize, color: Color, count: i32);
 }
@@ -18,7 +18,7 @@ pub struct Sum {
     pub score: S,
 }
 
-impl Accumulator for Sum {
+impl FeatureSink for Sum {
     #[inline(always)]
     fn add(&mut self, feature: usize, color: Color, count: i32) {
         let w = weight(feature) * count;
@@ -28,7 +28,7 @@ impl Accumulator for Sum {
         }
     }
 }
-// ANCHOR_END: accumulator
+// ANCHOR_END: feature_sink
 
 // ANCHOR: counts
 /// Counts every feature for each colour.
@@ -46,7 +46,7 @@ impl Default for Counts {
     }
 }
 
-impl Accumulator for Counts {
+impl FeatureSink for Counts {
     fn add(&mut self, feature: usize, color: Color, count: i32) {
         self.counts[feature][color.index()] += count;
     }

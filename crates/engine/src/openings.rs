@@ -123,16 +123,17 @@ pub fn random_opening(
 
 /// Makes `count` openings from `book` (the initial position when empty) and gives each to
 /// `emit` as it is found; `score` is a short search's score of a position, from the side to
-/// move's view. The same book, settings and seed give the same openings in the same order.
+/// move's view, or `None` when the caller wants to stop. The same book, settings and seed give
+/// the same openings in the same order.
 ///
 /// # Errors
-/// Fewer than `count` acceptable openings in `count × tries_per_opening` tries.
+/// Fewer than `count` acceptable openings in `count × tries_per_opening` tries, or stopped.
 pub fn generate(
     book: &[Position],
     settings: &OpeningSettings,
     count: usize,
     seed: u64,
-    mut score: impl FnMut(&Position) -> i32,
+    mut score: impl FnMut(&Position) -> Option<i32>,
     mut emit: impl FnMut(&Position),
 ) -> Result<Refused, String> {
     let mut refused = Refused::default();
@@ -152,7 +153,10 @@ pub fn generate(
             refused.duplicate += 1;
             continue;
         }
-        if score(&pos).abs() > settings.max_score {
+        let Some(score) = score(&pos) else {
+            return Err(format!("stopped after {found} of {count} openings"));
+        };
+        if score.abs() > settings.max_score {
             refused.decided += 1;
             continue;
         }
@@ -176,7 +180,15 @@ mod tests {
 
     fn fens(book: &[Position], settings: &OpeningSettings, count: usize, seed: u64) -> Vec<String> {
         let mut out = Vec::new();
-        generate(book, settings, count, seed, |_| 0, |p| out.push(p.to_fen())).unwrap();
+        generate(
+            book,
+            settings,
+            count,
+            seed,
+            |_| Some(0),
+            |p| out.push(p.to_fen()),
+        )
+        .unwrap();
         out
     }
 
@@ -211,13 +223,15 @@ mod tests {
         let mut calls = 0;
         let score = |p: &Position| {
             calls += 1;
-            if p.hash() % 3 == 0 { 500 } else { 0 }
+            Some(if p.hash() % 3 == 0 { 500 } else { 0 })
         };
         let refused =
             generate(&[], &settings, 50, 1, score, |p| assert!(p.hash() % 3 != 0)).unwrap();
         assert!(refused.decided > 0);
         assert!(calls >= 50);
-        let never = generate(&[], &settings, 5, 1, |_| 1000, |_| {});
+        let never = generate(&[], &settings, 5, 1, |_| Some(1000), |_| {});
         assert!(never.unwrap_err().contains("only 0 of 5"));
+        let stopped = generate(&[], &settings, 5, 1, |_| None, |_| {});
+        assert!(stopped.unwrap_err().contains("stopped"));
     }
 }

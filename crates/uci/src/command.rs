@@ -4,6 +4,7 @@
 //! then set up, a `tree` with the switches then set (commands sent before them may still wait for
 //! a search, see [`Timing`]).
 
+use crate::genfens::{self, Genfens};
 use crate::go::MAX_PERFT_DEPTH;
 use engine::techniques::TECHNIQUES;
 use engine::tools::bench::DEFAULT_BENCH_DEPTH;
@@ -43,6 +44,8 @@ pub enum Command {
     Bench {
         depth: i32,
     },
+    /// `genfens N seed S book <None|FILE> [...]`: openings for an OpenBench DATAGEN workload.
+    Genfens(Genfens),
     Stats,
     Spsa,
     /// `chapter-table [DEPTH] [NAME...]`.
@@ -112,6 +115,7 @@ impl Command {
                 Some(Ok(depth)) if (1..=64).contains(&depth) => Command::Bench { depth },
                 Some(_) => refused("usage: bench [depth 1-64]"),
             },
+            "genfens" => genfens::parse(args).map_or_else(Command::Refused, Command::Genfens),
             "stats" => Command::Stats,
             "spsa" => Command::Spsa,
             "chapter-table" => chapter_table(args).unwrap_or_else(Command::Refused),
@@ -136,6 +140,7 @@ impl Command {
             | Set { .. }
             | Perft { .. }
             | Bench { .. }
+            | Genfens(_)
             | Stats
             | ChapterTable { .. }
             | Tree(_) => Timing::WhenIdle,
@@ -277,6 +282,7 @@ mod tests {
             ("setoption name Hash value 1", Timing::WhenIdle),
             ("ucinewgame", Timing::WhenIdle),
             ("bench 1", Timing::WhenIdle),
+            ("genfens 1 seed 1 book None", Timing::WhenIdle),
             ("stats", Timing::WhenIdle),
             ("position startpos", Timing::Alongside),
             ("d", Timing::Alongside),

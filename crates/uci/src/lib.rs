@@ -3,6 +3,7 @@
 //! Web Worker, so both speak one protocol from one copy of the code.
 
 mod command;
+mod genfens;
 mod go;
 pub mod input;
 mod options;

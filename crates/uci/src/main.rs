@@ -21,6 +21,17 @@ const LINES_AHEAD: usize = 16;
 /// How often the session looks whether the search that commands wait for has ended.
 const WAITING_POLL: Duration = Duration::from_millis(1);
 
+/// The commands of a command line: `cb2026 perft 5 FEN` is one command of several words, and
+/// `cb2026 "setoption name Threads value 2" "go depth 9" quit` (the first argument holds a
+/// space) is one command per argument, as OpenBench's `"genfens N seed S book None" quit`.
+fn command_line(args: Vec<String>) -> Vec<String> {
+    if args.len() > 1 && args[0].contains(char::is_whitespace) {
+        args
+    } else {
+        vec![args.join(" ")]
+    }
+}
+
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     // `--technique-options` (for match runners and scripts): list every technique as a UCI
@@ -30,10 +41,16 @@ fn main() {
         args.remove(0);
     }
     if !args.is_empty() {
-        // One command: nothing can stop it, so a search given here needs a limit.
+        // Nothing can stop a command given here, so a search needs a limit.
         let mut session = Session::without_input(technique_options);
-        session.execute(&args.join(" "));
-        session.wait();
+        for command in command_line(args) {
+            // Each to its end before the next: OpenBench runs `cb2026 "genfens ..." quit`.
+            let go_on = session.execute(&command);
+            session.wait();
+            if !go_on {
+                break;
+            }
+        }
         if session.failed() {
             std::process::exit(1);
         }

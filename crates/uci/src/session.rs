@@ -321,6 +321,7 @@ impl Session {
             Command::Eval => self.eval(),
             Command::Perft { depth, fen } => self.perft_command(depth, fen.as_deref()),
             Command::Bench { depth } => self.bench(depth),
+            Command::Genfens(request) => self.genfens(request),
             Command::Stats => output::text(&self.last_notes.report()),
             Command::Spsa => output::text(&Params::spsa_input()),
             Command::ChapterTable { depth, techniques } => self.chapter_table(depth, &techniques),

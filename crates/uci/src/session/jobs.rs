@@ -3,6 +3,7 @@
 //! through which a `go` calls the workers ([`run_search`]).
 
 use super::Session;
+use crate::genfens::{self, Genfens};
 use crate::go::{Go, parse_go};
 use crate::output::{self, bestmove_line, error, say};
 use crate::report::SearchReport;
@@ -276,6 +277,39 @@ impl Session {
             pool.show_counters(report.counters.clone());
             output::text(&output::bench_report(&report, BENCH_POSITIONS.len()));
         }));
+    }
+
+    /// `genfens ...` (see [`crate::genfens`]): the openings, each judged by a short search of
+    /// the pool with the session's switches, on the search thread like `bench` (`stop` ends it).
+    /// The searches share the hash table as a game's moves do; a fresh engine with the same
+    /// arguments and one thread gives the same openings.
+    pub(super) fn genfens(&mut self, request: Genfens) {
+        let (techniques, params) = (self.techniques.clone(), self.params);
+        let mode = self.mode();
+        let signals = self.pool.signals().clone();
+        let answered = self.answered.clone();
+        let failed = self.failed.clone();
+        let started = self.start_job(Box::new(move |pool: &mut ThreadPool| {
+            pool.set_switches(&techniques, &params);
+            let limits = Limits {
+                nodes: Some(request.nodes),
+                ..Limits::default()
+            };
+            let options = SearchOptions::default();
+            let score = |pos: &Position| {
+                let result = pool.search(pos, &[], &limits, &options, &mut |_| {});
+                (!signals.stop.load(Ordering::Relaxed)).then_some(result.score)
+            };
+            let made = genfens::run(&request, mode, score, |line| say!("{line}"));
+            answered.store(true, Ordering::Relaxed);
+            if let Err(e) = made {
+                failed.store(true, Ordering::Relaxed);
+                error(format!("genfens: {e}"));
+            }
+        }));
+        if !started {
+            self.failed.store(true, Ordering::Relaxed);
+        }
     }
 
     /// `tree ...` (see [`crate::tree`]): one search recorded on the search thread, like `bench`,

@@ -8,31 +8,34 @@ use engine::{
     HceEvaluator, Limits, Note, Params, SearchOptions, TECHNIQUES, Techniques, ThreadPool,
     TranspositionTable,
 };
+use std::path::Path;
 use std::sync::Arc;
 
-/// The switches of stage 20's evaluation corrections.
-const STAGE_20: &[&str] = &[
-    "pawn_correction",
-    "non_pawn_correction",
-    "minor_correction",
-    "major_correction",
-    "continuation_correction",
-    "tt_eval",
-    "material_scaling",
-    "fifty_move_scaling",
-];
+/// The switches of stage 20's evaluation corrections, as the match runners' bundle lists them.
+fn stage_20() -> Vec<String> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/bundles/stage-20-corrections");
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| line.trim().to_string())
+        .collect()
+}
 
 fn stage_20_on() -> Techniques {
     let mut t = Techniques::default();
-    for name in STAGE_20 {
-        t.set(name, true).expect("a technique of stage 20");
+    for name in stage_20() {
+        t.set(&name, true).expect("a technique");
     }
     t
 }
 
 #[test]
 fn every_correction_is_off_by_default() {
-    for name in STAGE_20 {
+    let names = stage_20();
+    assert_eq!(names.len(), 8);
+    for name in &names {
         let info = TECHNIQUES.iter().find(|t| t.name == *name).expect(name);
         assert!(!info.default, "{name}");
         assert_eq!(info.chapter, "20", "{name}");

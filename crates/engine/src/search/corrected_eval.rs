@@ -28,7 +28,7 @@ fn material(pos: &Position) -> i64 {
     ];
     VALUES
         .iter()
-        .map(|&(piece_type, value)| pos.pieces_of_type(piece_type).count() as i64 * value)
+        .map(|&(piece_type, value)| pos.pieces_of_type(piece_type).popcount() as i64 * value)
         .sum()
 }
 
@@ -78,7 +78,9 @@ impl<E: Evaluator> Worker<E> {
     /// code, which calls it once per node.
     #[inline(never)]
     fn adjust_eval(&mut self, pos: &Position, ply: usize, raw: i32) -> i32 {
-        let p = self.params;
+        let p = &self.params;
+        let (scale_base, scale_divisor) = (p.material_scale_base, p.material_scale_divisor);
+        let fifty_divisor = p.fifty_move_divisor as i64;
         let mut eval = raw as i64;
 
         // ANCHOR: material_scaling
@@ -87,8 +89,8 @@ impl<E: Evaluator> Worker<E> {
         // in a bare ending. Scaling by the material also leans the search towards trading when
         // behind and against it when ahead.
         if self.techniques.material_scaling {
-            let scale = p.material_scale_base as i64 + material(pos);
-            let scaled = eval * scale / p.material_scale_divisor as i64;
+            let scale = scale_base as i64 + material(pos);
+            let scaled = eval * scale / scale_divisor as i64;
             self.note_eval_change(
                 Note::MaterialScaling,
                 Note::MaterialScalingSize,
@@ -105,8 +107,7 @@ impl<E: Evaluator> Worker<E> {
         // Drawing it towards 0 as the counter grows makes the side ahead make progress first.
         if self.techniques.fifty_move_scaling {
             let clock = pos.halfmove_clock().min(100) as i64;
-            let divisor = p.fifty_move_divisor as i64;
-            let drawn = eval * (divisor - clock) / divisor;
+            let drawn = eval * (fifty_divisor - clock) / fifty_divisor;
             self.note_eval_change(
                 Note::FiftyMoveScaling,
                 Note::FiftyMoveScalingSize,

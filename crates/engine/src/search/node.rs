@@ -222,10 +222,11 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR_END: tt_probe
 
         // ANCHOR: static_eval
-        // The evaluator's own score (`raw_eval`, what the hash table keeps) and the static
-        // evaluation the search reads (`static_eval`: corrected by stage 20's techniques,
-        // corrected_eval.rs, and the same score while they are off). The root's was taken when
-        // the search started; a singular search of this node, with a move left out, keeps the
+        // 20: the static evaluation, corrected. The evaluator's own score (`raw_eval`) is what
+        // the hash table keeps; `static_eval` is that score scaled by the material and the
+        // fifty-move counter and corrected by the correction histories (corrected_eval.rs; the
+        // same score while stage 20's switches are off). The root's raw score was taken when the
+        // search started; a singular search of this node, with a move left out, keeps the
         // node's own.
         let in_check = pos.is_check();
         let (raw_eval, static_eval) = if in_check {

@@ -126,6 +126,19 @@ params! {
     probcut_margin: 100, 25, 400, 10, "how far above beta a capture must score in ProbCut's search";
     probcut_min_depth: 5, 3, 12, 1, "the shallowest depth at which ProbCut is tried";
     probcut_reduction: 4, 2, 8, 1, "plies ProbCut's search is shallower than the node";
+    // ANCHOR: correction_params
+    // Stage 20: correcting the evaluation. Weights in 1/1024 of a table's entry.
+    pawn_correction_weight: 1024, 0, 4096, 64, "the pawn correction history's weight, in 1/1024";
+    non_pawn_correction_weight: 1024, 0, 4096, 64, "each colour's non-pawn correction history's weight, in 1/1024";
+    minor_correction_weight: 1024, 0, 4096, 64, "the minor-piece correction history's weight, in 1/1024";
+    major_correction_weight: 1024, 0, 4096, 64, "the major-piece correction history's weight, in 1/1024";
+    continuation_correction_weight: 1024, 0, 4096, 64, "the continuation correction history's weight, in 1/1024";
+    correction_update_divisor: 96, 16, 512, 8, "a result moves a correction by its error times depth over this (before gravity)";
+    correction_bonus_max: 16, 2, 64, 2, "the most one result moves a correction, in centipawns";
+    material_scale_base: 21000, 0, 60000, 1000, "the evaluation is scaled by (this + material) / material_scale_divisor (material: 100 a pawn ... 900 a queen)";
+    material_scale_divisor: 27000, 10000, 60000, 1000, "see material_scale_base";
+    fifty_move_divisor: 200, 100, 1000, 10, "the evaluation is scaled by (this - the fifty-move counter) / this";
+    // ANCHOR_END: correction_params
 }
 
 // ANCHOR: history_max

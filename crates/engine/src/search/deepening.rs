@@ -210,13 +210,15 @@ impl<E: Evaluator> Worker<E> {
         self.keys.extend_from_slice(history);
         self.evaluator.configure(&self.techniques);
         self.evaluator.reset(pos);
-        // The root's frame, for "improving" two plies down.
+        // The root's frame, for "improving" two plies down (the root node corrects it, 20).
+        let root_eval = if pos.is_check() {
+            -INFINITE
+        } else {
+            self.evaluate(pos, 0)
+        };
         self.stack[0] = Frame {
-            static_eval: if pos.is_check() {
-                -INFINITE
-            } else {
-                self.evaluate(pos, 0)
-            },
+            static_eval: root_eval,
+            raw_eval: root_eval,
             ..Frame::default()
         };
         self.node_limit = u64::MAX;

@@ -8,6 +8,7 @@
 //! (its limits, the clock, reporting, the choice of the move).
 
 mod best_move;
+mod corrected_eval;
 mod cutoff;
 mod deepening;
 mod hooks;

@@ -5,8 +5,10 @@
 
 use super::Worker;
 use super::best_move::Best;
+use super::corrected_eval::{eval_from_tt, score_corrects};
 use super::null_move::has_pieces;
-use super::tt_access::{result_entry, tt_cutoff_score};
+use super::tt_access::{result_bound, result_entry, tt_cutoff_score};
+use crate::correction::corrections_on;
 use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::history::PieceTo;
@@ -219,15 +221,50 @@ impl<E: Evaluator> Worker<E> {
         let tt_pv = pv_node || tt_entry.is_some_and(|e| e.tt_pv);
         // ANCHOR_END: tt_probe
 
-        // The root's evaluation was taken when the search started.
+        // ANCHOR: static_eval
+        // 20: the static evaluation, corrected. The evaluator's own score (`raw_eval`) is what
+        // the hash table keeps; `static_eval` is that score scaled by the material and the
+        // fifty-move counter and corrected by the correction histories (corrected_eval.rs; the
+        // same score while stage 20's switches are off). The root's raw score was taken when the
+        // search started; a singular search of this node, with a move left out, keeps the
+        // node's own.
         let in_check = pos.is_check();
-        let static_eval = match tt_entry {
-            _ if in_check => -INFINITE,
-            _ if N::ROOT => self.stack[0].static_eval,
-            Some(entry) => entry.static_eval,
-            None => self.evaluate(pos, ply),
+        let (raw_eval, static_eval) = if in_check {
+            (-INFINITE, -INFINITE)
+        } else if excluded.is_some() {
+            (self.stack[ply].raw_eval, self.stack[ply].static_eval)
+        } else {
+            let raw_eval = match tt_entry {
+                _ if N::ROOT => self.stack[0].raw_eval,
+                Some(entry) => entry.static_eval,
+                None => self.evaluate(pos, ply),
+            };
+            (raw_eval, self.corrected_eval(pos, ply, raw_eval))
         };
         self.stack[ply].static_eval = static_eval;
+        self.stack[ply].raw_eval = raw_eval;
+        // ANCHOR_END: static_eval
+
+        // ANCHOR: tt_eval_use
+        // 20: the hash score as a better evaluation (`tt_eval`). `eval` is what reverse futility
+        // pruning, razoring and null-move pruning bet on: each asks where the node stands against
+        // the window, and a search's verdict on this position, where its bound says the
+        // evaluation is too low or too high, answers that better than the evaluation's guess.
+        // `static_eval` stays what the improving flag compares (an evaluation with the one two
+        // plies before, guess with guess), what futility pruning and ProbCut's exchange threshold
+        // add a move's gain to (the position as it stands, before any move), what the correction
+        // histories learn against, and (raw) what the table keeps.
+        let mut eval = static_eval;
+        if self.techniques.tt_eval
+            && !in_check
+            && excluded.is_none()
+            && let Some(entry) = tt_entry
+            && let Some(score) = eval_from_tt(&entry, ply, static_eval)
+        {
+            self.note(Note::TtEval);
+            eval = score;
+        }
+        // ANCHOR_END: tt_eval_use
 
         // ANCHOR: tablebase_probe
         // 19: tablebases: after a capture or pawn move with few pieces left, the tables know the
@@ -249,7 +286,7 @@ impl<E: Evaluator> Worker<E> {
                 let entry = TtEntry {
                     mv,
                     score,
-                    static_eval,
+                    static_eval: raw_eval,
                     depth,
                     bound,
                     tt_pv,
@@ -287,7 +324,8 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR: reverse_futility
         // 14: Reverse futility pruning: a static evaluation this far over beta is trusted to hold
         // through the few plies left, and returned unsearched. Improving shrinks the margin, to
-        // half of the plain one at the least. Never when beta itself is a mated score.
+        // half of the plain one at the least. Never when beta itself is a mated score. (20: it
+        // reads `eval`, the hash score where that knows better.)
         let improving_cut = if self.techniques.improving && improving {
             p.rfp_improving
         } else {
@@ -298,10 +336,10 @@ impl<E: Evaluator> Worker<E> {
             && prune_node
             && depth <= p.rfp_max_depth
             && beta > -MATE_BOUND
-            && static_eval - rfp_margin >= beta
+            && eval - rfp_margin >= beta
         {
             self.note_node(Note::ReverseFutility);
-            return static_eval;
+            return eval;
         }
         // ANCHOR_END: reverse_futility
 
@@ -313,7 +351,7 @@ impl<E: Evaluator> Worker<E> {
             && self.techniques.quiescence
             && prune_node
             && depth <= p.razor_max_depth
-            && static_eval + p.razor_margin * depth < alpha
+            && eval + p.razor_margin * depth < alpha
         {
             self.tree_via(Via::Razoring);
             let qs_score = self.quiescence(pos, ply, alpha, alpha + 1, pv);
@@ -329,18 +367,18 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR_END: razoring
 
         // 12: Null-move pruning: if passing still leaves us at or above beta after a shallower
-        // search, a real move would too.
+        // search, a real move would too. (20: it reads `eval`.)
         if self.techniques.null_move
             && prune_node
             && depth >= p.nmp_min_depth
-            && static_eval >= beta
+            && eval >= beta
             && beta < MATE_BOUND
             && ply >= self.nmp_min_ply
             && ply > 0
             && self.stack[ply - 1].moved.is_some()
             && has_pieces(pos)
         {
-            if let Some(score) = self.null_move(pos, here(depth, alpha, beta), static_eval, pv) {
+            if let Some(score) = self.null_move(pos, here(depth, alpha, beta), eval, pv) {
                 return score;
             }
         }
@@ -628,11 +666,26 @@ impl<E: Evaluator> Worker<E> {
             best.score = tb_ceiling;
             window = (tb_ceiling, tb_ceiling + 1);
         }
-        self.store(
-            pos,
-            ply,
-            result_entry(best, window, static_eval, depth, tt_pv),
-        );
+
+        // ANCHOR: correction_learn
+        // 20: the correction histories learn from the result where it says something trustworthy
+        // about the static evaluation (see `score_corrects`): not in check, where there is none,
+        // and not when a capture or promotion was best, whose score is the material it won more
+        // than an error of the evaluation. A singular search (a move left out) has returned above.
+        if corrections_on(&self.techniques)
+            && !in_check
+            && best.mv.is_none_or(|mv| !is_noisy(pos, mv))
+            && score_corrects(
+                result_bound(best.score, window.0, window.1),
+                best.score,
+                static_eval,
+            )
+        {
+            self.learn_correction(pos, ply, depth, best.score, static_eval);
+        }
+        // ANCHOR_END: correction_learn
+
+        self.store(pos, ply, result_entry(best, window, raw_eval, depth, tt_pv));
         best.score
     }
     // ANCHOR_END: search

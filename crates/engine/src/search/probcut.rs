@@ -101,7 +101,8 @@ impl<E: Evaluator> Worker<E> {
                     TtEntry {
                         mv: Some(mv),
                         score,
-                        static_eval,
+                        // The evaluator's own score, as every store keeps (20).
+                        static_eval: self.stack[ply].raw_eval,
                         depth: probcut_depth + 1,
                         bound: Bound::Lower,
                         tt_pv,

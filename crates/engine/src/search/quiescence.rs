@@ -3,6 +3,7 @@
 
 use super::Worker;
 use super::best_move::Best;
+use super::corrected_eval::eval_from_tt;
 use super::tt_access::{result_entry, tt_cutoff_score};
 use crate::counters::Note;
 use crate::eval::Evaluator;
@@ -91,21 +92,37 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR: stand_pat
         let in_check = pos.is_check();
         let mut best = Best::none();
-        let static_eval;
+        // The evaluator's own score, which the table keeps, and the corrected one the quiescence
+        // search reads (20; the same while stage 20's techniques are off).
+        let (raw_eval, static_eval);
         if in_check {
-            static_eval = -INFINITE;
+            (raw_eval, static_eval) = (-INFINITE, -INFINITE);
         } else {
-            static_eval = match tt_entry {
+            raw_eval = match tt_entry {
                 Some(entry) => entry.static_eval,
                 None => self.evaluate(pos, ply),
             };
-            // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
-            if static_eval >= beta {
-                self.note_node(Note::StandPat);
-                return static_eval;
+            static_eval = self.corrected_eval(pos, ply, raw_eval);
+            // ANCHOR: qs_tt_eval
+            // 20: where the hash score says the evaluation is too low or too high (`tt_eval`),
+            // standing pat is worth the hash score. Delta pruning below keeps adding the victim
+            // to the static evaluation: the position as it stands, before the capture.
+            let mut stand_pat = static_eval;
+            if self.techniques.tt_eval
+                && let Some(entry) = tt_entry
+                && let Some(score) = eval_from_tt(&entry, ply, static_eval)
+            {
+                self.note(Note::TtEval);
+                stand_pat = score;
             }
-            alpha = alpha.max(static_eval);
-            best = Best::at_least(static_eval);
+            // ANCHOR_END: qs_tt_eval
+            // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
+            if stand_pat >= beta {
+                self.note_node(Note::StandPat);
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best = Best::at_least(stand_pat);
         }
         // ANCHOR_END: stand_pat
 
@@ -164,11 +181,7 @@ impl<E: Evaluator> Worker<E> {
         }
 
         let window = (original_alpha, beta);
-        self.store(
-            pos,
-            ply,
-            result_entry(best, window, static_eval, 0, pv_node),
-        );
+        self.store(pos, ply, result_entry(best, window, raw_eval, 0, pv_node));
         best.score
         // ANCHOR_END: qs_end
     }

@@ -82,6 +82,13 @@ techniques! {
     delta_pruning: true, "14", "delta pruning: skip captures in the quiescence search that can't reach alpha even with a margin";
     nnue: true, "17", "evaluate with the network (NNUE) instead of the hand-crafted evaluation";
     syzygy: true, "19", "Syzygy tablebases (once SyzygyPath names some): keep only the root moves that hold the best result, and read the result of positions after a capture or pawn move";
+    // Stage 20: what strong engines added to the search since 2021. Off until an SPRT of the
+    // bundle, switched on against off in one binary, accepts them.
+    history_bonus_malus: false, "20", "separate, capped bonus and malus formulas for the quiet, capture and continuation histories (off: one formula serves all six)";
+    hindsight: false, "20", "hindsight: a node its parent reduced searches a ply deeper or shallower by how the static evaluation moved across the parent's move";
+    fail_high_blend: false, "20", "fail-high blending: a non-PV node's cutoff score, and a stand-pat cutoff's, pulled towards beta";
+    qs_futility: false, "20", "quiescence futility: skip captures that don't win material by SEE when the evaluation plus a margin can't reach alpha";
+    low_ply_history: false, "20", "low-ply history: a history of quiet moves for each of the first plies below the root, added to their ordering there";
 }
 // ANCHOR_END: techniques_table
 

@@ -284,6 +284,37 @@ impl<E: Evaluator> Worker<E> {
         };
         // ANCHOR_END: improving
 
+        // ANCHOR: hindsight
+        // 20: Hindsight: the parent reduced this node, betting that its move was a poor one. The
+        // two static evaluations, each from its side to move, add up to how far the position
+        // moved against the parent across its move: below a margin the move did better than the
+        // bet assumed, and a heavily reduced node gets a ply back; above another margin the move
+        // did as badly as assumed, and the node gives a ply up (never on a line that was once the
+        // principal variation). The parent's reduction is read once: a search of this node again
+        // at this ply (null-move verification, the singular search) finds 0.
+        if self.techniques.hindsight && !N::ROOT && excluded.is_none() && !in_check {
+            let parent = &mut self.stack[ply - 1];
+            let parent_reduction = std::mem::take(&mut parent.reduction);
+            let parent_eval = parent.static_eval;
+            if parent_reduction > 0 && parent_eval != -INFINITE {
+                let against_parent = static_eval + parent_eval;
+                if parent_reduction >= p.hindsight_ext_reduction
+                    && against_parent < p.hindsight_ext_margin
+                {
+                    self.note(Note::HindsightExtension);
+                    depth += 1;
+                } else if !tt_pv
+                    && depth >= 2
+                    && parent_reduction >= p.hindsight_red_reduction
+                    && against_parent > p.hindsight_red_margin
+                {
+                    self.note(Note::HindsightReduction);
+                    depth -= 1;
+                }
+            }
+        }
+        // ANCHOR_END: hindsight
+
         // ANCHOR: reverse_futility
         // 14: Reverse futility pruning: a static evaluation this far over beta is trusted to hold
         // through the few plies left, and returned unsearched. Improving shrinks the margin, to
@@ -678,11 +709,14 @@ impl<E: Evaluator> Worker<E> {
             self.note(Note::Lmr);
             self.tree_via(Via::Reduced(reduction.min(i8::MAX as i32) as i8));
             let reduced = depth - reduction;
+            // 20: the child may judge the reduction in hindsight while it runs.
+            self.stack[ply].reduction = reduction;
             score = if pvs {
                 self.child::<NonPv>(child, reduced, ply, null_window, true, child_pv)
             } else {
                 self.child_of::<N>(child, reduced, ply, window, true, child_pv)
             };
+            self.stack[ply].reduction = 0;
             if score > alpha && !self.aborted {
                 self.note(Note::LmrResearch);
                 self.tree_via(Via::LmrResearch);

@@ -10,6 +10,7 @@
 mod best_move;
 mod cutoff;
 mod deepening;
+mod fail_high_blend;
 mod hooks;
 mod lmr_table;
 mod node;

@@ -649,6 +649,13 @@ impl<E: Evaluator> Worker<E> {
         if N::ROOT || excluded.is_some() {
             return best.score;
         }
+        // ANCHOR: fail_high_blend_node
+        // 20: Fail-high blending: off the principal variation, a cutoff's score is pulled
+        // towards beta, less the deeper the node (see `fail_high_blend.rs`).
+        if !pv_node && best.score >= beta {
+            best.score = self.cutoff_score(best.score, beta, depth);
+        }
+        // ANCHOR_END: fail_high_blend_node
         let mut window = (original_alpha, beta);
         // 19: on the PV the tables' bound stands whatever the moves found, and is stored as the
         // bound it is (a window just below or above it makes `result_entry` say so).

@@ -102,7 +102,7 @@ impl<E: Evaluator> Worker<E> {
             // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
             if static_eval >= beta {
                 self.note_node(Note::StandPat);
-                return static_eval;
+                return self.stand_pat_score(static_eval, beta);
             }
             alpha = alpha.max(static_eval);
             best = Best::at_least(static_eval);

@@ -11,7 +11,7 @@ use crate::pv::Pv;
 use crate::score::{INFINITE, mated_in};
 use crate::see::{SEE_VALUES, see_ge};
 use crate::tree::Kind;
-use chess::Position;
+use chess::{Move, Position};
 
 impl<E: Evaluator> Worker<E> {
     /// The quiescence search as the rest of the search calls it: [`Worker::quiescence_body`],
@@ -143,6 +143,24 @@ impl<E: Evaluator> Worker<E> {
                     continue;
                 }
                 // ANCHOR_END: delta_pruning
+                // ANCHOR: qs_futility
+                // 20: Quiescence futility: when even the evaluation plus a margin can't reach
+                // alpha, a capture that wins no material by SEE (an even trade at best) can't
+                // either. A promotion and a recapture on the square of the move before are
+                // spared: those change the material the evaluation counted. What a skipped
+                // capture might have scored, the evaluation plus the margin, still bounds the
+                // node's score from above, so the fail-low score is raised to it.
+                if self.techniques.qs_futility
+                    && mv.promotion().is_none()
+                    && static_eval + self.params.qs_futility_margin <= alpha
+                    && !self.is_recapture(mv, ply)
+                    && !see_ge(pos, mv, 1)
+                {
+                    best.score = best.score.max(static_eval + self.params.qs_futility_margin);
+                    self.note_pruned(Note::QsFutility, mv);
+                    continue;
+                }
+                // ANCHOR_END: qs_futility
             }
             // ANCHOR: qs_child
             let child = self.play(pos, mv, ply);
@@ -173,4 +191,12 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR_END: qs_end
     }
     // ANCHOR_END: quiescence
+
+    /// Whether `mv`, at `ply`, lands on the square the move before it went to.
+    #[inline]
+    fn is_recapture(&self, mv: Move, ply: usize) -> bool {
+        ply.checked_sub(1)
+            .and_then(|before| self.stack[before].moved)
+            .is_some_and(|moved| moved.to == mv.to())
+    }
 }

@@ -303,6 +303,56 @@ impl Killers {
 }
 // ANCHOR_END: killers
 
+// ANCHOR: low_ply_history
+/// The plies below the root that the low-ply history covers (stage 20).
+pub const LOW_PLY_HISTORY_PLIES: usize = 4;
+
+/// Low-ply history (stage 20): a butterfly table of quiet moves, by from- and to-square, for each
+/// of the first plies below the root. The main history mixes every ply of the tree, most of them
+/// near the leaves; near the root, where a better ordering saves the most, the few positions
+/// there keep a table of their own. Its plies count from the root of the current search, so it
+/// starts empty with each search. The root's own moves are ordered by the iterations, so its
+/// ply has no row.
+#[derive(Clone)]
+pub struct LowPlyHistory {
+    table: Box<[[[i16; 64]; 64]; LOW_PLY_HISTORY_PLIES]>,
+}
+// ANCHOR_END: low_ply_history
+
+impl Default for LowPlyHistory {
+    fn default() -> LowPlyHistory {
+        LowPlyHistory {
+            table: Box::new([[[0; 64]; 64]; LOW_PLY_HISTORY_PLIES]),
+        }
+    }
+}
+
+impl LowPlyHistory {
+    /// The row of `ply`, if the table covers it.
+    #[inline]
+    pub fn row(ply: usize) -> Option<usize> {
+        ply.checked_sub(1)
+            .filter(|&row| row < LOW_PLY_HISTORY_PLIES)
+    }
+
+    #[inline]
+    pub fn get(&self, row: usize, mv: Move) -> i32 {
+        self.table[row][mv.from().index()][mv.to().index()] as i32
+    }
+
+    #[inline]
+    pub fn update(&mut self, row: usize, mv: Move, bonus: i32) {
+        apply_gravity(
+            &mut self.table[row][mv.from().index()][mv.to().index()],
+            bonus,
+        );
+    }
+
+    pub fn clear(&mut self) {
+        *self.table = [[[0; 64]; 64]; LOW_PLY_HISTORY_PLIES];
+    }
+}
+
 /// Everything the move ordering learns, kept together.
 #[derive(Clone, Default)]
 pub struct Histories {
@@ -311,6 +361,7 @@ pub struct Histories {
     pub capture: CaptureHistory,
     pub countermoves: CounterMoves,
     pub killers: Killers,
+    pub low_ply: LowPlyHistory,
 }
 
 impl Histories {
@@ -320,6 +371,7 @@ impl Histories {
         self.capture.clear();
         self.countermoves.clear();
         self.killers.clear();
+        self.low_ply.clear();
     }
 }
 
@@ -430,6 +482,24 @@ mod tests {
         // A negative sum is no bonus at all, not a malus.
         let shallow = HistoryDeltas::new(&q, true, 1);
         assert_eq!(shallow.continuation.bonus, 0);
+    }
+
+    #[test]
+    fn low_ply_history_covers_the_plies_below_the_root() {
+        assert_eq!(LowPlyHistory::row(0), None);
+        assert_eq!(LowPlyHistory::row(1), Some(0));
+        assert_eq!(
+            LowPlyHistory::row(LOW_PLY_HISTORY_PLIES),
+            Some(LOW_PLY_HISTORY_PLIES - 1)
+        );
+        assert_eq!(LowPlyHistory::row(LOW_PLY_HISTORY_PLIES + 1), None);
+        let mut h = LowPlyHistory::default();
+        let mv = Move::normal(Square::G1, Square::H8);
+        h.update(1, mv, 500);
+        assert_eq!(h.get(1, mv), 500);
+        assert_eq!(h.get(0, mv), 0);
+        h.clear();
+        assert_eq!(h.get(1, mv), 0);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::Worker;
 use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::history::{HistoryDeltas, PieceTo};
+use crate::history::{HistoryDeltas, LowPlyHistory, PieceTo};
 use crate::movepick::{Stage, captured, is_noisy};
 use chess::{Move, MoveList, Position};
 
@@ -91,6 +91,22 @@ impl<E: Evaluator> Worker<E> {
                 update(mv, -capture.malus);
             }
         }
+        // ANCHOR: low_ply_history_update
+        // 20: Low-ply history: a quiet cutoff near the root teaches the table of its ply as well,
+        // with a share of the quiet history's bonus and malus.
+        if self.techniques.low_ply_history
+            && !is_noisy(pos, best)
+            && let Some(row) = LowPlyHistory::row(ply)
+        {
+            let percent = self.params.low_ply_history_percent;
+            let table = &mut self.histories.low_ply;
+            table.update(row, best, quiet.bonus * percent / 100);
+            for &mv in quiets.iter() {
+                table.update(row, mv, -quiet.malus * percent / 100);
+            }
+            self.note(Note::LowPlyHistory);
+        }
+        // ANCHOR_END: low_ply_history_update
         if separate {
             let quiets_penalised = if is_noisy(pos, best) { 0 } else { quiets.len() };
             let penalised = quiets_penalised + captures.len();

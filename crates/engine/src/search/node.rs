@@ -10,7 +10,7 @@ use super::tt_access::{result_entry, tt_cutoff_score};
 use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::history::PieceTo;
-use crate::movepick::{MovePicker, OrderingContext, Stage, is_noisy};
+use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::pv::Pv as Line;
 use crate::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in, score_from_tt};
 use crate::see::see_ge;
@@ -417,7 +417,7 @@ impl<E: Evaluator> Worker<E> {
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let mut child_pv = Line::new();
-        while let Some(mv) = self.next_move::<N>(pos, &mut picker, previous, &mut root_index) {
+        while let Some(mv) = self.next_move::<N>(pos, &mut picker, ply, previous, &mut root_index) {
             if Some(mv) == excluded {
                 continue;
             }
@@ -752,6 +752,7 @@ impl<E: Evaluator> Worker<E> {
         &self,
         pos: &Position,
         picker: &mut MovePicker,
+        ply: usize,
         previous: [Option<PieceTo>; 2],
         root_index: &mut usize,
     ) -> Option<Move> {
@@ -760,11 +761,6 @@ impl<E: Evaluator> Worker<E> {
             *root_index += 1;
             return Some(mv);
         }
-        let ordering = OrderingContext {
-            histories: &self.histories,
-            techniques: &self.techniques,
-            previous,
-        };
-        picker.next(pos, &ordering)
+        picker.next(pos, &self.ordering(ply, previous))
     }
 }

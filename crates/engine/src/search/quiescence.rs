@@ -6,7 +6,7 @@ use super::best_move::Best;
 use super::tt_access::{result_entry, tt_cutoff_score};
 use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::movepick::{MovePicker, OrderingContext, captured};
+use crate::movepick::{MovePicker, captured};
 use crate::pv::Pv;
 use crate::score::{INFINITE, mated_in};
 use crate::see::{SEE_VALUES, see_ge};
@@ -115,11 +115,7 @@ impl<E: Evaluator> Worker<E> {
         let mut searched = 0;
         let mut child_pv = Pv::new();
         loop {
-            let ordering = OrderingContext {
-                histories: &self.histories,
-                techniques: &self.techniques,
-                previous: [None; 2],
-            };
+            let ordering = self.ordering(ply, [None; 2]);
             let Some(mv) = picker.next(pos, &ordering) else {
                 break;
             };

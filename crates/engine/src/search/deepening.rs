@@ -210,6 +210,8 @@ impl<E: Evaluator> Worker<E> {
         self.keys.extend_from_slice(history);
         self.evaluator.configure(&self.techniques);
         self.evaluator.reset(pos);
+        // 20: the low-ply history's plies count from this root.
+        self.histories.low_ply.clear();
         // The root's frame, for "improving" two plies down (the root node corrects it, 20).
         let root_eval = if pos.is_check() {
             -INFINITE

@@ -11,6 +11,7 @@ mod best_move;
 mod corrected_eval;
 mod cutoff;
 mod deepening;
+mod fail_high_blend;
 mod hooks;
 mod lmr_table;
 mod node;

@@ -12,7 +12,7 @@ use crate::correction::corrections_on;
 use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::history::PieceTo;
-use crate::movepick::{MovePicker, OrderingContext, Stage, is_noisy};
+use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::pv::Pv as Line;
 use crate::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in, score_from_tt};
 use crate::see::see_ge;
@@ -321,6 +321,37 @@ impl<E: Evaluator> Worker<E> {
         };
         // ANCHOR_END: improving
 
+        // ANCHOR: hindsight
+        // 20: Hindsight: the parent reduced this node, betting that its move was a poor one. The
+        // two static evaluations, each from its side to move, add up to how far the position
+        // moved against the parent across its move: below a margin the move did better than the
+        // bet assumed, and a heavily reduced node gets a ply back; above another margin the move
+        // did as badly as assumed, and the node gives a ply up (never on a line that was once the
+        // principal variation). The parent's reduction is read once: a search of this node again
+        // at this ply (null-move verification, the singular search) finds 0.
+        if self.techniques.hindsight && !N::ROOT && excluded.is_none() && !in_check {
+            let parent = &mut self.stack[ply - 1];
+            let parent_reduction = std::mem::take(&mut parent.reduction);
+            let parent_eval = parent.static_eval;
+            if parent_reduction > 0 && parent_eval != -INFINITE {
+                let against_parent = static_eval + parent_eval;
+                if parent_reduction >= p.hindsight_ext_reduction
+                    && against_parent < p.hindsight_ext_margin
+                {
+                    self.note(Note::HindsightExtension);
+                    depth += 1;
+                } else if !tt_pv
+                    && depth >= 2
+                    && parent_reduction >= p.hindsight_red_reduction
+                    && against_parent > p.hindsight_red_margin
+                {
+                    self.note(Note::HindsightReduction);
+                    depth -= 1;
+                }
+            }
+        }
+        // ANCHOR_END: hindsight
+
         // ANCHOR: reverse_futility
         // 14: Reverse futility pruning: a static evaluation this far over beta is trusted to hold
         // through the few plies left, and returned unsearched. Improving shrinks the margin, to
@@ -424,7 +455,7 @@ impl<E: Evaluator> Worker<E> {
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let mut child_pv = Line::new();
-        while let Some(mv) = self.next_move::<N>(pos, &mut picker, previous, &mut root_index) {
+        while let Some(mv) = self.next_move::<N>(pos, &mut picker, ply, previous, &mut root_index) {
             if Some(mv) == excluded {
                 continue;
             }
@@ -656,6 +687,13 @@ impl<E: Evaluator> Worker<E> {
         if N::ROOT || excluded.is_some() {
             return best.score;
         }
+        // ANCHOR: fail_high_blend_node
+        // 20: Fail-high blending: off the principal variation, a cutoff's score is pulled
+        // towards beta, less the deeper the node (see `fail_high_blend.rs`).
+        if !pv_node && best.score >= beta {
+            best.score = self.cutoff_score(best.score, beta, depth);
+        }
+        // ANCHOR_END: fail_high_blend_node
         let mut window = (original_alpha, beta);
         // 19: on the PV the tables' bound stands whatever the moves found, and is stored as the
         // bound it is (a window just below or above it makes `result_entry` say so).
@@ -731,11 +769,14 @@ impl<E: Evaluator> Worker<E> {
             self.note(Note::Lmr);
             self.tree_via(Via::Reduced(reduction.min(i8::MAX as i32) as i8));
             let reduced = depth - reduction;
+            // 20: the child may judge the reduction in hindsight while it runs.
+            self.stack[ply].reduction = reduction;
             score = if pvs {
                 self.child::<NonPv>(child, reduced, ply, null_window, true, child_pv)
             } else {
                 self.child_of::<N>(child, reduced, ply, window, true, child_pv)
             };
+            self.stack[ply].reduction = 0;
             if score > alpha && !self.aborted {
                 self.note(Note::LmrResearch);
                 self.tree_via(Via::LmrResearch);
@@ -764,6 +805,7 @@ impl<E: Evaluator> Worker<E> {
         &self,
         pos: &Position,
         picker: &mut MovePicker,
+        ply: usize,
         previous: [Option<PieceTo>; 2],
         root_index: &mut usize,
     ) -> Option<Move> {
@@ -772,11 +814,6 @@ impl<E: Evaluator> Worker<E> {
             *root_index += 1;
             return Some(mv);
         }
-        let ordering = OrderingContext {
-            histories: &self.histories,
-            techniques: &self.techniques,
-            previous,
-        };
-        picker.next(pos, &ordering)
+        picker.next(pos, &self.ordering(ply, previous))
     }
 }

@@ -7,12 +7,12 @@ use super::corrected_eval::eval_from_tt;
 use super::tt_access::{result_entry, tt_cutoff_score};
 use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::movepick::{MovePicker, OrderingContext, captured};
+use crate::movepick::{MovePicker, captured};
 use crate::pv::Pv;
 use crate::score::{INFINITE, mated_in};
 use crate::see::{SEE_VALUES, see_ge};
 use crate::tree::Kind;
-use chess::Position;
+use chess::{Move, Position};
 
 impl<E: Evaluator> Worker<E> {
     /// The quiescence search as the rest of the search calls it: [`Worker::quiescence_body`],
@@ -119,7 +119,7 @@ impl<E: Evaluator> Worker<E> {
             // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
             if stand_pat >= beta {
                 self.note_node(Note::StandPat);
-                return stand_pat;
+                return self.stand_pat_score(stand_pat, beta);
             }
             alpha = alpha.max(stand_pat);
             best = Best::at_least(stand_pat);
@@ -132,11 +132,7 @@ impl<E: Evaluator> Worker<E> {
         let mut searched = 0;
         let mut child_pv = Pv::new();
         loop {
-            let ordering = OrderingContext {
-                histories: &self.histories,
-                techniques: &self.techniques,
-                previous: [None; 2],
-            };
+            let ordering = self.ordering(ply, [None; 2]);
             let Some(mv) = picker.next(pos, &ordering) else {
                 break;
             };
@@ -160,6 +156,24 @@ impl<E: Evaluator> Worker<E> {
                     continue;
                 }
                 // ANCHOR_END: delta_pruning
+                // ANCHOR: qs_futility
+                // 20: Quiescence futility: when even the evaluation plus a margin can't reach
+                // alpha, a capture that wins no material by SEE (an even trade at best) can't
+                // either. A promotion and a recapture on the square of the move before are
+                // spared: those change the material the evaluation counted. What a skipped
+                // capture might have scored, the evaluation plus the margin, still bounds the
+                // node's score from above, so the fail-low score is raised to it.
+                if self.techniques.qs_futility
+                    && mv.promotion().is_none()
+                    && static_eval + self.params.qs_futility_margin <= alpha
+                    && !self.is_recapture(mv, ply)
+                    && !see_ge(pos, mv, 1)
+                {
+                    best.score = best.score.max(static_eval + self.params.qs_futility_margin);
+                    self.note_pruned(Note::QsFutility, mv);
+                    continue;
+                }
+                // ANCHOR_END: qs_futility
             }
             // ANCHOR: qs_child
             let child = self.play(pos, mv, ply);
@@ -186,4 +200,12 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR_END: qs_end
     }
     // ANCHOR_END: quiescence
+
+    /// Whether `mv`, at `ply`, lands on the square the move before it went to.
+    #[inline]
+    fn is_recapture(&self, mv: Move, ply: usize) -> bool {
+        ply.checked_sub(1)
+            .and_then(|before| self.stack[before].moved)
+            .is_some_and(|moved| moved.to == mv.to())
+    }
 }

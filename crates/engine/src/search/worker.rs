@@ -37,6 +37,9 @@ pub(crate) struct Frame {
     pub excluded: Option<Move>,
     /// Double extensions on the line up to and including this ply.
     pub double_extensions: i32,
+    /// The plies by which the node at this ply reduced the move it is searching, while that
+    /// reduced search runs (0 otherwise): the child reads it for hindsight (stage 20).
+    pub reduction: i32,
 }
 
 /// One search thread's state. The first group of fields is set by the pool, the same for every

@@ -177,7 +177,11 @@ fn the_whole_stage_on_is_deterministic_and_changes_the_search() {
     assert_ne!(first.nodes, plain.nodes);
     assert_eq!(first.nodes, second.nodes);
     assert_eq!(first.counters, second.counters);
-    for note in [Note::CorrectionApplied, Note::HistoryMalus, Note::QsFutility] {
+    for note in [
+        Note::CorrectionApplied,
+        Note::HistoryMalus,
+        Note::QsFutility,
+    ] {
         assert!(first.counters.get(note) > 0, "{}", note.name());
     }
 }

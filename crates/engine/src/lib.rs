@@ -24,7 +24,7 @@ pub mod wdl;
 
 pub use chess;
 pub use counters::{Counters, Note};
-pub use eval::{EvalTrace, Evaluation, Evaluator, HceEvaluator};
+pub use eval::{EvalTrace, Evaluation, Evaluator, HceEvaluator, PstEvaluator};
 pub use params::{PARAMS, Params};
 pub use search::{Info, SearchOptions, SearchResult, Worker};
 pub use techniques::{TECHNIQUES, Techniques};

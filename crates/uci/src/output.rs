@@ -13,7 +13,7 @@ use engine::eval::nnue::{Network, PieceValues};
 use engine::score::UciScore;
 use engine::time::TimeLimits;
 use engine::tools::bench::BenchReport;
-use engine::{Bound, Info};
+use engine::{Bound, Info, Techniques};
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -252,7 +252,7 @@ pub fn network_evaluation(
     net: &Network,
     values: &PieceValues,
     position: &Position,
-    in_use: bool,
+    techniques: &Techniques,
 ) -> String {
     let description = if net.description.is_empty() {
         "(no description in its file)"
@@ -267,10 +267,12 @@ pub fn network_evaluation(
         values.board(position),
         values.white_score,
         values.white_score * position.side_to_move().sign(),
-        if in_use {
+        if techniques.nnue {
             "the search uses it: nnue on"
-        } else {
+        } else if techniques.hce {
             "not used: nnue off, the search uses the hand-crafted evaluation"
+        } else {
+            "not used: nnue and hce off, the search uses material and piece-square tables"
         }
     )
 }

@@ -6,6 +6,9 @@ training: game length, results, the share of positions kept, and the kept positi
 
     scripts/datagen-routes.py --games 2000 [--nodes 5000] [--seed 777] [--out target/routes]
 
+The table it prints is data/games/datagen-routes.txt (the testing chapter includes it), and the
+fastchess games of its second route are data/games/datagen-routes.pgn.xz.
+
 Needs release builds of cb2026 and tune (`cargo build --release -p uci -p tune`) and fastchess
 (scripts/fastchess.sh builds it into target/fastchess). Prints a Markdown table.
 """

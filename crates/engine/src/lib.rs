@@ -13,6 +13,7 @@ pub mod pv;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod stages;
 pub mod strength;
 pub mod tablebase;
 pub mod techniques;

@@ -11,6 +11,7 @@ use chess::{Move, Position};
 use engine::clock::Instant;
 use engine::eval::nnue::{Network, PieceValues};
 use engine::score::UciScore;
+use engine::stages::Stage;
 use engine::time::TimeLimits;
 use engine::tools::bench::BenchReport;
 use engine::{Bound, Info, Techniques};
@@ -192,6 +193,11 @@ pub fn handshake(declarations: &[String]) -> String {
 /// `set`'s answer: the switch or parameter as it now is.
 pub fn setting_line(name: &str, value: &str) -> String {
     format!("info string {name} = {value}")
+}
+
+/// `set stage N`: the stage and its chapter's title.
+pub fn stage_line(stage: Stage) -> String {
+    format!("info string stage = {stage} ({})", stage.title())
 }
 
 /// `debug on`: what the time manager allots to a `go`.

@@ -320,11 +320,15 @@ impl Session {
             ),
             Command::Eval => self.eval(),
             Command::Perft { depth, fen } => self.perft_command(depth, fen.as_deref()),
-            Command::Bench { depth } => self.bench(depth),
+            Command::Bench { depth, stage } => self.bench(depth, stage),
             Command::Genfens(request) => self.genfens(request),
             Command::Stats => output::text(&self.last_notes.report()),
             Command::Spsa => output::text(&Params::spsa_input()),
-            Command::ChapterTable { depth, techniques } => self.chapter_table(depth, &techniques),
+            Command::ChapterTable {
+                depth,
+                techniques,
+                stage,
+            } => self.chapter_table(depth, &techniques, stage),
             Command::Tree(args) => self.tree(&words(&args)),
             Command::Refused(message) => error(message),
         }

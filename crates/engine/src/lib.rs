@@ -13,6 +13,7 @@ pub mod pv;
 pub mod score;
 pub mod search;
 pub mod see;
+pub mod stages;
 pub mod strength;
 pub mod tablebase;
 pub mod techniques;
@@ -25,7 +26,7 @@ pub mod wdl;
 
 pub use chess;
 pub use counters::{Counters, Note};
-pub use eval::{EvalTrace, Evaluation, Evaluator, HceEvaluator};
+pub use eval::{EvalTrace, Evaluation, Evaluator, HceEvaluator, PstEvaluator};
 pub use params::{PARAMS, Params};
 pub use search::{Info, SearchOptions, SearchResult, Worker};
 pub use techniques::{TECHNIQUES, Techniques};

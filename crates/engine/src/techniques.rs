@@ -80,6 +80,7 @@ techniques! {
     multi_cut: true, "15", "cut the node when a move other than the hash move also beats beta in the singular search";
     probcut: false, "M5", "ProbCut: cut the node when a good capture beats beta by a margin in a search 4 plies shallower (off by default until an SPRT finds it helps)";
     delta_pruning: true, "14", "delta pruning: skip captures in the quiescence search that can't reach alpha even with a margin";
+    hce: true, "16", "the hand-crafted evaluation (with nnue off); off, the material and piece-square tables the engine evaluated with before it";
     nnue: true, "17", "evaluate with the network (NNUE) instead of the hand-crafted evaluation";
     syzygy: true, "19", "Syzygy tablebases (once SyzygyPath names some): keep only the root moves that hold the best result, and read the result of positions after a capture or pawn move";
     // Stage 20: correcting the evaluation (off until an SPRT of the bundle accepts them).

@@ -6,6 +6,7 @@
 
 use crate::genfens::{self, Genfens};
 use crate::go::MAX_PERFT_DEPTH;
+use engine::stages::Stage;
 use engine::techniques::TECHNIQUES;
 use engine::tools::bench::DEFAULT_BENCH_DEPTH;
 
@@ -41,17 +42,22 @@ pub enum Command {
         depth: u32,
         fen: Option<String>,
     },
+    /// `bench [DEPTH] [--stage N]`.
     Bench {
         depth: i32,
+        /// Bench the engine of this stage instead of the session's switches.
+        stage: Option<Stage>,
     },
     /// `genfens N seed S book <None|FILE> [...]`: openings for an OpenBench DATAGEN workload.
     Genfens(Genfens),
     Stats,
     Spsa,
-    /// `chapter-table [DEPTH] [NAME...]`.
+    /// `chapter-table [DEPTH] [--stage N] [NAME...]`.
     ChapterTable {
         depth: i32,
         techniques: Vec<String>,
+        /// The stage whose switches the table starts from, instead of the session's.
+        stage: Option<Stage>,
     },
     Tree(Vec<String>),
     /// A line that is no command, or a command whose arguments can't be read: the error to say.
@@ -108,13 +114,7 @@ impl Command {
             "moves" => Command::Moves,
             "eval" => Command::Eval,
             "perft" => perft(args).unwrap_or_else(Command::Refused),
-            "bench" => match args.first().map(|d| d.parse::<i32>()) {
-                None => Command::Bench {
-                    depth: DEFAULT_BENCH_DEPTH,
-                },
-                Some(Ok(depth)) if (1..=64).contains(&depth) => Command::Bench { depth },
-                Some(_) => refused("usage: bench [depth 1-64]"),
-            },
+            "bench" => bench(args).unwrap_or_else(Command::Refused),
             "genfens" => genfens::parse(args).map_or_else(Command::Refused, Command::Genfens),
             "stats" => Command::Stats,
             "spsa" => Command::Spsa,
@@ -182,7 +182,43 @@ fn perft(args: &[&str]) -> Result<Command, String> {
     Ok(Command::Perft { depth, fen })
 }
 
+/// Takes `--stage N` (or `stage N`) out of a command's words: the stage, and the other words.
+fn take_stage<'a>(
+    command: &str,
+    args: &[&'a str],
+) -> Result<(Option<Stage>, Vec<&'a str>), String> {
+    let Some(at) = args.iter().position(|&w| w == "--stage" || w == "stage") else {
+        return Ok((None, args.to_vec()));
+    };
+    let value = args
+        .get(at + 1)
+        .ok_or_else(|| format!("{command}: --stage needs full or a stage number"))?;
+    let stage = Stage::parse(value).map_err(|e| format!("{command}: {e}"))?;
+    let rest: Vec<&str> = args[..at].iter().chain(&args[at + 2..]).copied().collect();
+    if rest.iter().any(|&w| w == "--stage" || w == "stage") {
+        return Err(format!("{command}: one --stage"));
+    }
+    Ok((Some(stage), rest))
+}
+
+fn bench(args: &[&str]) -> Result<Command, String> {
+    let usage = "usage: bench [depth 1-64] [--stage N|full]";
+    let (stage, rest) = take_stage("bench", args)?;
+    let depth = match rest.as_slice() {
+        [] => DEFAULT_BENCH_DEPTH,
+        [depth] => depth
+            .parse::<i32>()
+            .ok()
+            .filter(|d| (1..=64).contains(d))
+            .ok_or(usage)?,
+        _ => return Err(usage.into()),
+    };
+    Ok(Command::Bench { depth, stage })
+}
+
 fn chapter_table(args: &[&str]) -> Result<Command, String> {
+    let (stage, args) = take_stage("chapter-table", args)?;
+    let args = args.as_slice();
     let (depth, names) = match args.first().map(|a| a.parse::<i32>()) {
         Some(Ok(d)) => (d, &args[1..]),
         _ => (CHAPTER_TABLE_DEPTH, args),
@@ -199,6 +235,7 @@ fn chapter_table(args: &[&str]) -> Result<Command, String> {
     Ok(Command::ChapterTable {
         depth,
         techniques: names.iter().map(|n| n.to_string()).collect(),
+        stage,
     })
 }
 
@@ -243,7 +280,34 @@ mod tests {
                 fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into())
             }
         );
-        assert_eq!(parse("bench"), Command::Bench { depth: 13 });
+        assert_eq!(
+            parse("bench"),
+            Command::Bench {
+                depth: 13,
+                stage: None
+            }
+        );
+        assert_eq!(
+            parse("bench 9 --stage 17"),
+            Command::Bench {
+                depth: 9,
+                stage: Some(Stage::Book(17))
+            }
+        );
+        assert_eq!(
+            parse("bench stage 6"),
+            Command::Bench {
+                depth: 13,
+                stage: Some(Stage::Book(6))
+            }
+        );
+        assert_eq!(
+            parse("bench --stage FULL"),
+            Command::Bench {
+                depth: 13,
+                stage: Some(Stage::Full)
+            }
+        );
         assert_eq!(
             parse("go depth 5"),
             Command::Go(vec!["depth".into(), "5".into()])
@@ -252,7 +316,16 @@ mod tests {
             parse("chapter-table lmr"),
             Command::ChapterTable {
                 depth: 8,
-                techniques: vec!["lmr".into()]
+                techniques: vec!["lmr".into()],
+                stage: None
+            }
+        );
+        assert_eq!(
+            parse("chapter-table 10 --stage 13 lmr"),
+            Command::ChapterTable {
+                depth: 10,
+                techniques: vec!["lmr".into()],
+                stage: Some(Stage::Book(13))
             }
         );
         for bad in [
@@ -263,6 +336,12 @@ mod tests {
             "perft x",
             "perft 21",
             "bench 0",
+            "bench 9 9",
+            "bench --stage",
+            "bench --stage 5",
+            "bench --stage x",
+            "bench --stage 9 --stage 10",
+            "chapter-table --stage 99 lmr",
             "chapter-table 99",
             "chapter-table no_such_thing",
             "frobnicate",

@@ -1,6 +1,7 @@
 //! The UCI options cb2026 offers, and how `setoption` values are read.
 
 use engine::params::PARAMS;
+use engine::stages::{FULL, Stage};
 use engine::strength::{MAX_ELO, MIN_ELO};
 use engine::tablebase::{DEFAULT_PROBE_DEPTH, DEFAULT_PROBE_LIMIT};
 use engine::techniques::TECHNIQUES;
@@ -92,6 +93,7 @@ pub fn declarations(technique_options: bool) -> Vec<String> {
         "option name Syzygy50MoveRule type check default true".to_string(),
         "option name UCI_LimitStrength type check default false".to_string(),
         format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"),
+        stage_declaration(),
     ];
     // ANCHOR: option_declarations
     // Every technique can be switched from a match runner (or a GUI, started with the flag).
@@ -114,6 +116,16 @@ pub fn declarations(technique_options: bool) -> Vec<String> {
     }
     // ANCHOR_END: option_declarations
     lines
+}
+
+/// `Stage`: the engine of one of the book's stages (engine::stages), or the full engine, the
+/// default. A list rather than a number, since the full engine is no stage's number.
+fn stage_declaration() -> String {
+    let choices: String = Stage::choices()
+        .iter()
+        .map(|stage| format!(" var {stage}"))
+        .collect();
+    format!("option name Stage type combo default {FULL}{choices}")
 }
 
 /// Reads a spin value: a whole number within `min..=max`.

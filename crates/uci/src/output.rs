@@ -11,9 +11,10 @@ use chess::{Move, Position};
 use engine::clock::Instant;
 use engine::eval::nnue::{Network, PieceValues};
 use engine::score::UciScore;
+use engine::stages::Stage;
 use engine::time::TimeLimits;
 use engine::tools::bench::BenchReport;
-use engine::{Bound, Info};
+use engine::{Bound, Info, Techniques};
 use std::cell::RefCell;
 use std::io::Write;
 use std::rc::Rc;
@@ -194,6 +195,11 @@ pub fn setting_line(name: &str, value: &str) -> String {
     format!("info string {name} = {value}")
 }
 
+/// `set stage N`: the stage and its chapter's title.
+pub fn stage_line(stage: Stage) -> String {
+    format!("info string stage = {stage} ({})", stage.title())
+}
+
 /// `debug on`: what the time manager allots to a `go`.
 pub fn time_limits_line(allotted: Option<TimeLimits>) -> String {
     match allotted {
@@ -252,7 +258,7 @@ pub fn network_evaluation(
     net: &Network,
     values: &PieceValues,
     position: &Position,
-    in_use: bool,
+    techniques: &Techniques,
 ) -> String {
     let description = if net.description.is_empty() {
         "(no description in its file)"
@@ -267,10 +273,12 @@ pub fn network_evaluation(
         values.board(position),
         values.white_score,
         values.white_score * position.side_to_move().sign(),
-        if in_use {
+        if techniques.nnue {
             "the search uses it: nnue on"
-        } else {
+        } else if techniques.hce {
             "not used: nnue off, the search uses the hand-crafted evaluation"
+        } else {
+            "not used: nnue and hce off, the search uses material and piece-square tables"
         }
     )
 }

@@ -21,7 +21,7 @@ use engine::clock::{SystemTime, UNIX_EPOCH};
 use engine::eval::nnue::{self, Network};
 use engine::tablebase::Tablebases;
 use engine::{
-    Counters, Evaluator, HceEvaluator, Params, SearchThread, Techniques, ThreadPool,
+    Counters, Evaluator, HceEvaluator, Params, PstEvaluator, SearchThread, Techniques, ThreadPool,
     TranspositionTable,
 };
 use std::collections::VecDeque;
@@ -320,28 +320,37 @@ impl Session {
             ),
             Command::Eval => self.eval(),
             Command::Perft { depth, fen } => self.perft_command(depth, fen.as_deref()),
-            Command::Bench { depth } => self.bench(depth),
+            Command::Bench { depth, stage } => self.bench(depth, stage),
             Command::Genfens(request) => self.genfens(request),
             Command::Stats => output::text(&self.last_notes.report()),
             Command::Spsa => output::text(&Params::spsa_input()),
-            Command::ChapterTable { depth, techniques } => self.chapter_table(depth, &techniques),
+            Command::ChapterTable {
+                depth,
+                techniques,
+                stage,
+            } => self.chapter_table(depth, &techniques, stage),
             Command::Tree(args) => self.tree(&words(&args)),
             Command::Refused(message) => error(message),
         }
         true
     }
 
-    /// The hand-crafted evaluation term by term, then the network's score and what each piece is
-    /// worth to it (the score with the piece minus the score without it).
+    /// The hand-crafted evaluation term by term (with `hce` off, the first evaluation's material
+    /// and squares), then the network's score and what each piece is worth to it (the score with
+    /// the piece minus the score without it).
     fn eval(&self) {
-        let trace = HceEvaluator::default().trace(&self.position);
+        let trace = if self.techniques.hce {
+            HceEvaluator::default().trace(&self.position)
+        } else {
+            PstEvaluator.trace(&self.position)
+        };
         output::text(&trace.report());
         let values = nnue::piece_values(&self.net, &self.position);
         output::text(&output::network_evaluation(
             &self.net,
             &values,
             &self.position,
-            self.techniques.nnue,
+            &self.techniques,
         ));
     }
 }

@@ -1,17 +1,19 @@
 //! `tree`: the search-tree explorer's command, the same in UCI mode and on the command line.
 //!
 //! ```text
-//! tree [depth N] [fen FEN] [off NAME,NAME...] [cap N] [out FILE.svg|FILE.html|FILE.json]
-//!      [print svg|html|json]
+//! tree [depth N] [fen FEN] [stage N|full] [off NAME,NAME...] [cap N]
+//!      [out FILE.svg|FILE.html|FILE.json] [print svg|html|json]
 //! ```
 //!
 //! Each keyword may also be written with two dashes (`cb2026 tree --depth 5 --off lmr`). The
-//! position is the game's unless a FEN is given; the switches are the session's (`set NAME off`)
-//! with the `off` ones switched off too. Without `out`, a text summary is printed; `print`
-//! writes the drawing itself to the output instead of a file (the browser build has no files).
+//! position is the game's unless a FEN is given; the switches are the session's (`set NAME off`),
+//! or stage N's with `stage` (the book's stages, `engine::stages`), with the `off` ones switched
+//! off too. Without `out`, a text summary is printed; `print` writes the drawing itself to the
+//! output instead of a file (the browser build has no files).
 
 use chess::{CastlingMode, Position};
 use engine::Techniques;
+use engine::stages::Stage;
 use engine::tools::tree::MAX_TREE_DEPTH;
 use engine::tree::DEFAULT_CAP;
 
@@ -57,7 +59,7 @@ pub struct TreeArgs {
     pub print: Option<Format>,
 }
 
-const KEYWORDS: [&str; 6] = ["depth", "fen", "off", "cap", "out", "print"];
+const KEYWORDS: [&str; 7] = ["depth", "fen", "stage", "off", "cap", "out", "print"];
 
 fn keyword(word: &str) -> Option<&'static str> {
     let bare = word.strip_prefix("--").unwrap_or(word);
@@ -70,7 +72,7 @@ pub fn parse(
     techniques: &Techniques,
     mode: CastlingMode,
 ) -> Result<TreeArgs, String> {
-    let usage = "usage: tree [depth N] [fen FEN] [off NAME,...] [cap N] [out FILE.svg|.html|.json] [print svg|html|json]";
+    let usage = "usage: tree [depth N] [fen FEN] [stage N|full] [off NAME,...] [cap N] [out FILE.svg|.html|.json] [print svg|html|json]";
     let mut parsed = TreeArgs {
         depth: DEFAULT_TREE_DEPTH,
         position: None,
@@ -79,6 +81,8 @@ pub fn parse(
         out: None,
         print: None,
     };
+    // Switched off after the loop, so that `off` comes after `stage` in whatever order written.
+    let mut off = Vec::new();
     let mut i = 0;
     while i < args.len() {
         let Some(key) = keyword(args[i]) else {
@@ -110,13 +114,17 @@ pub fn parse(
                 }
                 parsed.position = Some(pos);
             }
+            "stage" => {
+                let stage = Stage::parse(&value).map_err(|e| format!("tree: {e}"))?;
+                parsed.techniques = stage.techniques();
+            }
             "off" => {
-                for name in value.split([',', ' ']).filter(|n| !n.is_empty()) {
-                    parsed
-                        .techniques
-                        .set(&name.to_ascii_lowercase(), false)
-                        .map_err(|e| format!("tree: {e}"))?;
-                }
+                off.extend(
+                    value
+                        .split([',', ' '])
+                        .filter(|n| !n.is_empty())
+                        .map(str::to_ascii_lowercase),
+                );
             }
             "cap" => {
                 parsed.cap = value
@@ -140,6 +148,12 @@ pub fn parse(
             _ => unreachable!("every keyword is handled"),
         }
         i = end;
+    }
+    for name in &off {
+        parsed
+            .techniques
+            .set(name, false)
+            .map_err(|e| format!("tree: {e}"))?;
     }
     if parsed.out.is_some() && parsed.print.is_some() {
         return Err(format!(
@@ -170,6 +184,11 @@ mod tests {
         assert_eq!(a.techniques.get("futility"), Some(false));
         assert_eq!(a.out, Some(("t.svg".to_string(), Format::Svg)));
         assert_eq!(a.print, None);
+        // A stage's switches, with `off` on top whichever comes first.
+        let a = parse_line("--off killers --stage 9 --depth 3").expect("parses");
+        let mut nine = Techniques::for_stage(9).expect("a stage");
+        nine.killers = false;
+        assert_eq!(a.techniques, nine);
         let a = parse_line("depth 3 print html").expect("parses");
         assert_eq!((a.out, a.print), (None, Some(Format::Html)));
         let a = parse_line("out T.HTM").expect("parses");
@@ -185,6 +204,9 @@ mod tests {
             "depth x",
             "fen not a fen",
             "off nosuchthing",
+            "stage 5",
+            "stage x",
+            "stage",
             "out tree.png",
             "out svg",
             "print png",

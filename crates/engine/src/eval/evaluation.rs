@@ -1,5 +1,6 @@
 //! The engine's evaluation: the network, or the hand-crafted evaluation when the `nnue` switch is
-//! off. Both stay ready, so `set nnue on|off` takes effect at the next search.
+//! off, or, with `hce` off too, the material and piece-square tables of stages 6 to 15. All stay
+//! ready, so `set nnue on|off` takes effect at the next search.
 //!
 //! The choice is made once per search ([`Evaluator::configure`]) and then read by every
 //! `evaluate`, `push` and `reset` as one test of `use_nnue`, which never changes during the
@@ -11,7 +12,7 @@
 //! the simulator's noise is larger than the tests' cost).
 
 use super::nnue::{Network, NnueEvaluator};
-use super::{EvalTrace, Evaluator, HceEvaluator};
+use super::{EvalTrace, Evaluator, HceEvaluator, PstEvaluator};
 use crate::techniques::Techniques;
 use chess::{Move, Position};
 use std::sync::Arc;
@@ -20,6 +21,8 @@ pub struct Evaluation {
     hce: HceEvaluator,
     nnue: NnueEvaluator,
     use_nnue: bool,
+    /// Without the network: the hand-crafted evaluation, or (false) the first one's tables.
+    use_hce: bool,
 }
 
 impl Evaluation {
@@ -29,6 +32,7 @@ impl Evaluation {
             hce: HceEvaluator::default(),
             nnue: NnueEvaluator::new(net),
             use_nnue: Techniques::default().nnue,
+            use_hce: Techniques::default().hce,
         }
     }
 
@@ -51,13 +55,21 @@ impl Evaluator for Evaluation {
     fn evaluate(&mut self, pos: &Position, ply: usize) -> i32 {
         if self.use_nnue {
             self.nnue.evaluate(pos, ply)
-        } else {
+        } else if self.use_hce {
             self.hce.evaluate(pos, ply)
+        } else {
+            PstEvaluator.evaluate(pos, ply)
         }
     }
 
+    /// The hand-written evaluation term by term: the one chapter 16 built, or the first one's
+    /// when `hce` is off (the network has no terms).
     fn trace(&mut self, pos: &Position) -> EvalTrace {
-        self.hce.trace(pos)
+        if self.use_hce {
+            self.hce.trace(pos)
+        } else {
+            PstEvaluator.trace(pos)
+        }
     }
 
     fn reset(&mut self, root: &Position) {
@@ -76,5 +88,6 @@ impl Evaluator for Evaluation {
 
     fn configure(&mut self, techniques: &Techniques) {
         self.use_nnue = techniques.nnue;
+        self.use_hce = techniques.hce;
     }
 }

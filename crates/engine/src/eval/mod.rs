@@ -8,11 +8,13 @@ mod hce;
 pub mod masks;
 pub mod nnue;
 mod pawns;
+mod pst;
 pub mod score_pair;
 pub mod weights;
 
 pub use evaluation::Evaluation;
 pub use hce::{HceEvaluator, SCALE_NORMAL, Trace, blend, trace};
+pub use pst::PstEvaluator;
 pub use score_pair::S;
 
 use crate::techniques::Techniques;
@@ -113,7 +115,7 @@ pub trait Evaluator: Send {
     /// `child`, so an incremental evaluation can update its state for ply + 1.
     fn push(&mut self, _parent: &Position, _mv: Option<Move>, _child: &Position, _ply: usize) {}
 
-    /// Called before a search with its switches (`nnue` picks the evaluation).
+    /// Called before a search with its switches (`nnue` and `hce` pick the evaluation).
     fn configure(&mut self, _techniques: &Techniques) {}
 }
 // ANCHOR_END: evaluator

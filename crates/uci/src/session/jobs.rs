@@ -11,6 +11,7 @@ use crate::tree::Format;
 use chess::rng::Rng;
 use chess::{Color, Move, Position, divide};
 use engine::clock::Instant;
+use engine::stages::Stage;
 use engine::strength::{self, Lines, Strength};
 use engine::time::Limits;
 use engine::tools::bench::{self, BENCH_POSITIONS};
@@ -260,11 +261,17 @@ impl Session {
         }));
     }
 
+    /// The session's switches, or a stage's (`--stage N`) for one command.
+    fn switches(&self, stage: Option<Stage>) -> Techniques {
+        stage.map_or_else(|| self.techniques.clone(), Stage::techniques)
+    }
+
     /// `bench`: the bench positions searched to `depth` on the search thread, like a search:
     /// `isready` is answered meanwhile, `stop` ends it. One thread, whatever `Threads` says: the
-    /// node count is the search's fingerprint.
-    pub(super) fn bench(&mut self, depth: i32) {
-        let (techniques, params) = (self.techniques.clone(), self.params);
+    /// node count is the search's fingerprint. With a stage, that stage's engine is benched.
+    pub(super) fn bench(&mut self, depth: i32, stage: Option<Stage>) {
+        let techniques = self.switches(stage);
+        let params = self.params;
         let net = self.net.clone();
         let signals = self.pool.signals().clone();
         let answered = self.answered.clone();
@@ -382,10 +389,15 @@ impl Session {
     }
 
     /// `chapter-table`: each technique's bench with and without it, here on the session's thread
-    /// (a tool for the book, not for a GUI).
-    pub(super) fn chapter_table(&mut self, depth: i32, techniques: &[String]) {
+    /// (a tool for the book, not for a GUI); from a stage's switches with `--stage N`.
+    pub(super) fn chapter_table(
+        &mut self,
+        depth: i32,
+        techniques: &[String],
+        stage: Option<Stage>,
+    ) {
         let names: Vec<&str> = techniques.iter().map(String::as_str).collect();
-        match chapter_table(&names, depth, &self.techniques, &self.params) {
+        match chapter_table(&names, depth, &self.switches(stage), &self.params) {
             Ok(table) => output::text(&table),
             Err(e) => error(e),
         }

@@ -6,6 +6,7 @@ use crate::options;
 use crate::output::{self, error, say};
 use engine::TranspositionTable;
 use engine::eval::nnue::{self, Network};
+use engine::stages::Stage;
 use engine::strength;
 use engine::tablebase::{Probing, Tablebases};
 use engine::techniques::parse_switch;
@@ -88,6 +89,10 @@ impl Session {
             "syzygy50moverule" => {
                 self.options.syzygy_50_move_rule = options::parse_check(name, value)?
             }
+            "stage" => {
+                let stage = Stage::parse(value).map_err(|e| format!("option {name}: {e}"))?;
+                self.set_stage(stage);
+            }
             _ => {
                 // ANCHOR: setoption_switches
                 // Technique and parameter names are lower case; like the others, any case goes.
@@ -108,9 +113,19 @@ impl Session {
     }
 
     // ANCHOR: set_command
-    /// `set NAME on|off` for a technique, `set NAME VALUE` for a parameter (`name` in lower case,
-    /// as `setoption` reads names in any case).
+    /// `set NAME on|off` for a technique, `set NAME VALUE` for a parameter, `set stage N` for a
+    /// stage's switches (`name` in lower case, as `setoption` reads names in any case).
     pub(super) fn set(&mut self, name: &str, value: &str) {
+        if name == "stage" {
+            match Stage::parse(value) {
+                Ok(stage) => {
+                    self.set_stage(stage);
+                    say!("{}", output::stage_line(stage));
+                }
+                Err(e) => error(format!("set {e}")),
+            }
+            return;
+        }
         let result = if self.techniques.get(name).is_some() {
             match parse_switch(value) {
                 Some(on) => self.techniques.set(name, on),
@@ -130,6 +145,13 @@ impl Session {
         }
     }
     // ANCHOR_END: set_command
+
+    /// `Stage`: every switch as the book had it at that stage (see `engine::stages`), or the
+    /// defaults for `full`; switches set after it apply on top. The parameters stay as they are:
+    /// a stage is a set of techniques, not of their margins.
+    fn set_stage(&mut self, stage: Stage) {
+        self.techniques = stage.techniques();
+    }
 
     /// `ucinewgame` and `Clear Hash`: the table emptied in place by every search thread's share
     /// of the cores (see `TranspositionTable::clear_on_threads`).

@@ -11,6 +11,12 @@
 
 use super::network::{Activation, QA};
 
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod lanes;
 #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
 mod neon;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -162,7 +168,7 @@ pub fn update(
         Path::Scalar => update_scalar(out, input, weights, added, removed),
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX2 was detected; lengths checked above.
-        Path::Avx2 => unsafe { x86::update_avx2(0, out, input, weights, added, removed) },
+        Path::Avx2 => unsafe { x86::update_avx2(out, input, weights, added, removed) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: AVX-512 F and BW and AVX2 were detected; lengths checked above.
         Path::Avx512 => unsafe { x86::update_avx512(out, input, weights, added, removed) },
@@ -317,7 +323,18 @@ mod tests {
     #[test]
     fn the_vector_path_equals_scalar_bit_for_bit() {
         match Simd::vector() {
-            Some(simd) => equals_scalar(simd),
+            Some(simd) => {
+                // The target's own instructions, not another family's.
+                let expected = if cfg!(target_arch = "aarch64") {
+                    "NEON"
+                } else if cfg!(target_arch = "wasm32") {
+                    "SIMD128"
+                } else {
+                    "AVX2"
+                };
+                assert_eq!(simd.name(), expected);
+                equals_scalar(simd);
+            }
             None => skipped("the_vector_path_equals_scalar_bit_for_bit", "vector path"),
         }
     }

@@ -71,3 +71,20 @@ fn cb2026_plays_itself_at_fixed_nodes() {
         played.text
     );
 }
+
+#[test]
+fn the_engine_is_found_where_cargo_says_it_is() {
+    // The path comes from cargo's own message, so a target folder elsewhere (CARGO_TARGET_DIR)
+    // is followed, and only cb2026's artifact is taken.
+    let moved = r#"{"reason":"compiler-artifact","executable":"/elsewhere/ci-target/release/cb2026","fresh":true}"#;
+    assert_eq!(
+        executable(moved).as_deref(),
+        Some("/elsewhere/ci-target/release/cb2026")
+    );
+    let other = r#"{"reason":"compiler-artifact","executable":"/t/release/arena"}"#;
+    assert_eq!(executable(other), None);
+    assert_eq!(
+        executable(r#"{"reason":"build-finished","success":true}"#),
+        None
+    );
+}

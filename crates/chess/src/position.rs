@@ -23,6 +23,38 @@ const PIECE_FROM_CODE: [Option<Piece>; 13] = {
     table
 };
 
+/// The partial keys a piece type's Zobrist keys go into, as masks (all ones: it does; zero: it
+/// doesn't). See [`Position::toggle_keys`].
+struct KeyParts {
+    pawn: u64,
+    non_pawn: u64,
+    minor: u64,
+    major: u64,
+}
+
+const KEY_PARTS: [KeyParts; 6] = {
+    const fn mask(on: bool) -> u64 {
+        (on as u64).wrapping_neg()
+    }
+    const fn parts(pawn: bool, minor: bool, major: bool) -> KeyParts {
+        KeyParts {
+            pawn: mask(pawn),
+            non_pawn: mask(!pawn),
+            minor: mask(minor),
+            major: mask(major),
+        }
+    }
+    // Indexed by `PieceType::index`: pawn, knight, bishop, rook, queen, king.
+    [
+        parts(true, false, false),
+        parts(false, true, false),
+        parts(false, true, false),
+        parts(false, false, true),
+        parts(false, false, true),
+        parts(false, true, true),
+    ]
+};
+
 // ANCHOR: position
 /// A chess position. Small and plain, so that making a move is `let mut child = pos.clone();
 /// child.make_move(mv);` and unmaking it is dropping the copy.
@@ -45,6 +77,13 @@ pub struct Position {
     pub(crate) game_ply: u32,
     pub(crate) hash: u64,
     pub(crate) pawn_key: u64,
+    /// Hashes of parts of the board, for the search's correction histories (chapter 20): each
+    /// colour's pieces other than pawns (its king included), ...
+    pub(crate) non_pawn_keys: [u64; 2],
+    /// ... the knights, bishops and kings of both colours, ...
+    pub(crate) minor_key: u64,
+    /// ... and the rooks, queens and kings of both colours.
+    pub(crate) major_key: u64,
     /// The opponent's pieces that give check.
     pub(crate) checkers: Bitboard,
     /// The side to move's pieces that may not leave the line between their king and an enemy slider.
@@ -67,6 +106,9 @@ impl Position {
             game_ply: 0,
             hash: 0,
             pawn_key: KEYS.no_pawns,
+            non_pawn_keys: [0; 2],
+            minor_key: 0,
+            major_key: 0,
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
         }
@@ -148,6 +190,24 @@ impl Position {
     #[inline]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
+    }
+
+    /// A hash of `color`'s pieces other than pawns, its king included.
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color.index()]
+    }
+
+    /// A hash of the knights, bishops and kings of both colours.
+    #[inline]
+    pub fn minor_key(&self) -> u64 {
+        self.minor_key
+    }
+
+    /// A hash of the rooks, queens and kings of both colours.
+    #[inline]
+    pub fn major_key(&self) -> u64 {
+        self.major_key
     }
 
     /// The opponent's pieces giving check to the side to move.
@@ -243,11 +303,7 @@ impl Position {
         self.by_type[piece.piece_type.index()] |= bb;
         self.by_color[piece.color.index()] |= bb;
         self.board[sq.index()] = piece.index() as u8;
-        let key = zobrist::piece(piece, sq);
-        self.hash ^= key;
-        if piece.piece_type == PieceType::Pawn {
-            self.pawn_key ^= key;
-        }
+        self.toggle_keys(piece, zobrist::piece(piece, sq));
     }
 
     /// Removes `piece` from `sq`, where it must stand, updating the hashes.
@@ -257,11 +313,7 @@ impl Position {
         self.by_type[piece.piece_type.index()] ^= bb;
         self.by_color[piece.color.index()] ^= bb;
         self.board[sq.index()] = EMPTY;
-        let key = zobrist::piece(piece, sq);
-        self.hash ^= key;
-        if piece.piece_type == PieceType::Pawn {
-            self.pawn_key ^= key;
-        }
+        self.toggle_keys(piece, zobrist::piece(piece, sq));
     }
 
     /// Moves `piece` from `from` to the empty square `to`.
@@ -272,11 +324,22 @@ impl Position {
         self.by_color[piece.color.index()] ^= bb;
         self.board[from.index()] = EMPTY;
         self.board[to.index()] = piece.index() as u8;
-        let key = zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+        self.toggle_keys(
+            piece,
+            zobrist::piece(piece, from) ^ zobrist::piece(piece, to),
+        );
+    }
+
+    /// XORs `key`, a change of `piece`'s squares, into the hash and into each partial key that
+    /// `piece` belongs to. The masks make it the same few instructions for every piece: no branch.
+    #[inline(always)]
+    fn toggle_keys(&mut self, piece: Piece, key: u64) {
+        let parts = &KEY_PARTS[piece.piece_type.index()];
         self.hash ^= key;
-        if piece.piece_type == PieceType::Pawn {
-            self.pawn_key ^= key;
-        }
+        self.pawn_key ^= key & parts.pawn;
+        self.non_pawn_keys[piece.color.index()] ^= key & parts.non_pawn;
+        self.minor_key ^= key & parts.minor;
+        self.major_key ^= key & parts.major;
     }
     // ANCHOR_END: piece_ops
 
@@ -336,8 +399,30 @@ impl Position {
 
     /// The pawn key computed from scratch.
     pub fn pawn_key_from_scratch(&self) -> u64 {
+        KEYS.no_pawns ^ self.key_of(self.by_type[PieceType::Pawn.index()])
+    }
+
+    /// The non-pawn key of `color` computed from scratch.
+    pub fn non_pawn_key_from_scratch(&self, color: Color) -> u64 {
         let pawns = self.by_type[PieceType::Pawn.index()];
-        pawns.fold(KEYS.no_pawns, |key, sq| match self.piece_at(sq) {
+        self.key_of(self.by_color[color.index()] & !pawns)
+    }
+
+    /// The minor-piece key computed from scratch.
+    pub fn minor_key_from_scratch(&self) -> u64 {
+        let [_, knights, bishops, _, _, kings] = self.by_type;
+        self.key_of(knights | bishops | kings)
+    }
+
+    /// The major-piece key computed from scratch.
+    pub fn major_key_from_scratch(&self) -> u64 {
+        let [_, _, _, rooks, queens, kings] = self.by_type;
+        self.key_of(rooks | queens | kings)
+    }
+
+    /// The Zobrist keys of the pieces on `squares`, XORed together.
+    fn key_of(&self, squares: Bitboard) -> u64 {
+        squares.fold(0, |key, sq| match self.piece_at(sq) {
             Some(piece) => key ^ zobrist::piece(piece, sq),
             None => key,
         })
@@ -389,5 +474,56 @@ impl Position {
         }
         s.push_str("   a   b   c   d   e   f   g   h\n");
         s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fen::STARTPOS;
+
+    /// Each partial key changes exactly when a piece it covers moves, and always matches its
+    /// from-scratch version (the differential test checks the latter over random games).
+    #[test]
+    fn partial_keys_follow_their_pieces() {
+        let mut pos = Position::from_fen(STARTPOS).expect("start position");
+        let keys = |p: &Position| {
+            [
+                p.pawn_key(),
+                p.non_pawn_key(Color::White),
+                p.non_pawn_key(Color::Black),
+                p.minor_key(),
+                p.major_key(),
+            ]
+        };
+        // Which keys each move changes: pawn, White's and Black's non-pawn, minor, major.
+        let expected = [
+            ("e2e4", [true, false, false, false, false]),
+            ("g8f6", [false, false, true, true, false]),
+            ("f1c4", [false, true, false, true, false]),
+            ("d7d5", [true, false, false, false, false]),
+            ("c4d5", [true, true, false, true, false]),
+            ("d8d5", [false, true, true, true, true]), // takes the bishop
+            ("g1f3", [false, true, false, true, false]),
+            ("c8g4", [false, false, true, true, false]),
+            ("e1g1", [false, true, false, true, true]),
+        ];
+        for (text, changes) in expected {
+            let before = keys(&pos);
+            let mv = pos.parse_uci_move(text).expect("legal move");
+            pos.make_move(mv);
+            let after = keys(&pos);
+            for (i, changed) in changes.iter().enumerate() {
+                assert_eq!(before[i] != after[i], *changed, "key {i} after {text}");
+            }
+            assert_eq!(pos.minor_key(), pos.minor_key_from_scratch());
+            assert_eq!(pos.major_key(), pos.major_key_from_scratch());
+            for color in Color::ALL {
+                assert_eq!(
+                    pos.non_pawn_key(color),
+                    pos.non_pawn_key_from_scratch(color)
+                );
+            }
+        }
     }
 }

@@ -2,10 +2,11 @@
 //!
 //! From every position of the perft suites, random games are played in both libraries at once.
 //! At every ply the two must agree on the legal moves, on each move's SAN, on check, mate and
-//! stalemate, on insufficient material and on the FEN; and cb2026's incremental hashes must equal
+//! stalemate, on insufficient material and on the FEN; and cb2026's incremental hashes (the
+//! position's, the pawns', each colour's non-pawn pieces', the minor and major pieces') must equal
 //! hashes computed from scratch.
 
-use chess::{CastlingMode, Move, Position};
+use chess::{CastlingMode, Color, Move, Position};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -57,6 +58,23 @@ fn compare(ours: &Position, theirs: &Chess, context: &str) -> Vec<(Move, shakmat
         ours.pawn_key(),
         ours.pawn_key_from_scratch(),
         "pawn key in {context}"
+    );
+    for color in [Color::White, Color::Black] {
+        assert_eq!(
+            ours.non_pawn_key(color),
+            ours.non_pawn_key_from_scratch(color),
+            "{color:?} non-pawn key in {context}"
+        );
+    }
+    assert_eq!(
+        ours.minor_key(),
+        ours.minor_key_from_scratch(),
+        "minor key in {context}"
+    );
+    assert_eq!(
+        ours.major_key(),
+        ours.major_key_from_scratch(),
+        "major key in {context}"
     );
     if !ours.is_check() {
         let mut passed = ours.clone();

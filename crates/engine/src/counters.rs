@@ -76,6 +76,24 @@ counters! {
     CaptureDeferred: "captures put after the quiet moves because they lose material by SEE";
     TbHit: "positions whose result was read from the Syzygy tablebases inside the search (chapter 19)";
     TbCutoff: "nodes ended by a tablebase result";
+    // ANCHOR: correction_notes
+    CorrectionApplied: "static evaluations changed by the correction histories (stage 20)";
+    CorrectionSize: "the sizes of those corrections added up, in centipawns (over CorrectionApplied: the mean)";
+    CorrectionUpdate: "node results the correction histories learned from";
+    TtEval: "nodes whose pruning read the hash score instead of the static evaluation";
+    MaterialScaling: "static evaluations changed by the material scaling";
+    MaterialScalingSize: "the sizes of those changes added up, in centipawns";
+    FiftyMoveScaling: "static evaluations drawn towards 0 by the fifty-move counter";
+    FiftyMoveScalingSize: "the sizes of those changes added up, in centipawns";
+    // ANCHOR_END: correction_notes
+    // Stage 20.
+    HistoryMalus: "moves penalised after a cutoff with the separate malus formulas (stage 20)";
+    HindsightExtension: "nodes searched a ply deeper: heavily reduced, yet the evaluation moved the parent's way";
+    HindsightReduction: "nodes searched a ply shallower: reduced, and the evaluation moved against the parent";
+    FailHighBlend: "non-PV cutoff scores pulled towards beta";
+    StandPatBlend: "stand-pat cutoff scores pulled towards beta";
+    QsFutility: "captures skipped in the quiescence search: no material won by SEE, evaluation plus margin short of alpha";
+    LowPlyHistory: "cutoffs near the root that taught the low-ply history";
 }
 
 /// One counter per note.

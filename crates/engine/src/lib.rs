@@ -2,6 +2,7 @@
 //! position, [`Limits`] and a callback for [`Info`]; the search itself knows no protocol.
 
 pub mod clock;
+pub mod correction;
 pub mod counters;
 pub mod eval;
 pub mod history;

@@ -126,6 +126,55 @@ params! {
     probcut_margin: 100, 25, 400, 10, "how far above beta a capture must score in ProbCut's search";
     probcut_min_depth: 5, 3, 12, 1, "the shallowest depth at which ProbCut is tried";
     probcut_reduction: 4, 2, 8, 1, "plies ProbCut's search is shallower than the node";
+    // ANCHOR: correction_params
+    // Stage 20: correcting the evaluation. Weights in 1/1024 of a table's entry.
+    pawn_correction_weight: 1024, 0, 4096, 64, "the pawn correction history's weight, in 1/1024";
+    non_pawn_correction_weight: 1024, 0, 4096, 64, "each colour's non-pawn correction history's weight, in 1/1024";
+    minor_correction_weight: 1024, 0, 4096, 64, "the minor-piece correction history's weight, in 1/1024";
+    major_correction_weight: 1024, 0, 4096, 64, "the major-piece correction history's weight, in 1/1024";
+    continuation_correction_weight: 1024, 0, 4096, 64, "the continuation correction history's weight, in 1/1024";
+    correction_update_divisor: 96, 16, 512, 8, "a result moves a correction by its error times depth over this (before gravity)";
+    correction_bonus_max: 16, 2, 64, 2, "the most one result moves a correction, in centipawns";
+    material_scale_base: 21000, 0, 60000, 1000, "the evaluation is scaled by (this + material) / material_scale_divisor (material: 100 a pawn ... 900 a queen)";
+    material_scale_divisor: 27000, 10000, 60000, 1000, "see material_scale_base";
+    fifty_move_divisor: 200, 100, 1000, 10, "the evaluation is scaled by (this - the fifty-move counter) / this";
+    // ANCHOR_END: correction_params
+    // ANCHOR: stage20_params
+    // Stage 20: history bonus and malus, each min(per_depth * depth + base, max) and never below
+    // 0, for each of the three histories (with `history_bonus_malus` on; off, the three rows of
+    // chapter 9 serve all six).
+    quiet_bonus_per_depth: 160, 16, 512, 16, "quiet history bonus per ply of depth for the move that cut off";
+    quiet_bonus_base: -80, -400, 400, 20, "quiet history bonus at depth 0";
+    quiet_bonus_max: 1600, 200, 4000, 100, "the largest quiet history bonus";
+    quiet_malus_per_depth: 200, 16, 512, 16, "quiet history malus per ply of depth for each quiet move tried before it";
+    quiet_malus_base: -80, -400, 400, 20, "quiet history malus at depth 0";
+    quiet_malus_max: 2000, 200, 4000, 100, "the largest quiet history malus";
+    capture_bonus_per_depth: 160, 16, 512, 16, "capture history bonus per ply of depth for the capture that cut off";
+    capture_bonus_base: -80, -400, 400, 20, "capture history bonus at depth 0";
+    capture_bonus_max: 1600, 200, 4000, 100, "the largest capture history bonus";
+    capture_malus_per_depth: 200, 16, 512, 16, "capture history malus per ply of depth for each capture tried before the move that cut off";
+    capture_malus_base: -80, -400, 400, 20, "capture history malus at depth 0";
+    capture_malus_max: 2000, 200, 4000, 100, "the largest capture history malus";
+    cont_bonus_per_depth: 160, 16, 512, 16, "continuation history bonus per ply of depth for the move that cut off";
+    cont_bonus_base: -80, -400, 400, 20, "continuation history bonus at depth 0";
+    cont_bonus_max: 1600, 200, 4000, 100, "the largest continuation history bonus";
+    cont_malus_per_depth: 200, 16, 512, 16, "continuation history malus per ply of depth for each quiet move tried before it";
+    cont_malus_base: -80, -400, 400, 20, "continuation history malus at depth 0";
+    cont_malus_max: 2000, 200, 4000, 100, "the largest continuation history malus";
+    // Stage 20: hindsight.
+    hindsight_ext_reduction: 3, 1, 8, 1, "a node its parent reduced by at least this many plies may be extended";
+    hindsight_ext_margin: 0, -200, 200, 10, "extended when the two static evaluations add up to less than this";
+    hindsight_red_reduction: 1, 1, 8, 1, "a node its parent reduced by at least this many plies may be reduced";
+    hindsight_red_margin: 60, 0, 300, 10, "reduced when the two static evaluations add up to more than this";
+    // Stage 20: fail-high blending.
+    fail_high_blend_weight: 100, 0, 400, 25, "beta's weight against the cutoff score's (depth plies), in hundredths of a ply";
+    stand_pat_blend_percent: 50, 0, 100, 5, "how far a stand-pat cutoff's score is pulled towards beta, in percent";
+    // Stage 20: quiescence futility.
+    qs_futility_margin: 150, 0, 600, 25, "captures not winning material are skipped when the evaluation plus this can't reach alpha";
+    // Stage 20: low-ply history.
+    low_ply_history_percent: 80, 0, 200, 10, "the low-ply history's bonus and malus, in percent of the quiet history's";
+    low_ply_history_scale: 400, 0, 1600, 50, "the low-ply history's ordering weight in percent, divided by 1 + 2 x ply";
+    // ANCHOR_END: stage20_params
 }
 
 // ANCHOR: history_max

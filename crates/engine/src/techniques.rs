@@ -82,6 +82,22 @@ techniques! {
     delta_pruning: true, "14", "delta pruning: skip captures in the quiescence search that can't reach alpha even with a margin";
     nnue: true, "17", "evaluate with the network (NNUE) instead of the hand-crafted evaluation";
     syzygy: true, "19", "Syzygy tablebases (once SyzygyPath names some): keep only the root moves that hold the best result, and read the result of positions after a capture or pawn move";
+    // Stage 20: correcting the evaluation (off until an SPRT of the bundle accepts them).
+    pawn_correction: false, "20", "pawn correction history: correct the static evaluation by what searches taught about positions with the same pawns (per side to move)";
+    non_pawn_correction: false, "20", "non-pawn correction history: the same, by each colour's pieces other than pawns";
+    minor_correction: false, "20", "minor-piece correction history: the same, by the knights, bishops and kings";
+    major_correction: false, "20", "major-piece correction history: the same, by the rooks, queens and kings";
+    continuation_correction: false, "20", "continuation correction history: the same, by the last two moves (piece and square)";
+    tt_eval: false, "20", "the hash score as a better evaluation for pruning, where its bound says the evaluation is too low or too high";
+    material_scaling: false, "20", "scale the evaluation by the material left: a lead means more with more pieces to play";
+    fifty_move_scaling: false, "20", "draw the evaluation towards 0 as the fifty-move counter grows";
+    // Stage 20: what strong engines added to the search since 2021. Off until an SPRT of the
+    // bundle, switched on against off in one binary, accepts them.
+    history_bonus_malus: false, "20", "separate, capped bonus and malus formulas for the quiet, capture and continuation histories (off: one formula serves all six)";
+    hindsight: false, "20", "hindsight: a node its parent reduced searches a ply deeper or shallower by how the static evaluation moved across the parent's move";
+    fail_high_blend: false, "20", "fail-high blending: a non-PV node's cutoff score, and a stand-pat cutoff's, pulled towards beta";
+    qs_futility: false, "20", "quiescence futility: skip captures that don't win material by SEE when the evaluation plus a margin can't reach alpha";
+    low_ply_history: false, "20", "low-ply history: a history of quiet moves for each of the first plies below the root, added to their ordering there";
 }
 // ANCHOR_END: techniques_table
 

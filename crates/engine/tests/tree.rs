@@ -212,6 +212,24 @@ fn json_agrees_with_switches_off_and_probcut_on() {
 }
 
 #[test]
+fn json_agrees_with_stage_20_on() {
+    // Hindsight changes depths, blending changes scores, quiescence futility skips captures:
+    // the tree still agrees with the counters, the PV's scores and the unrecorded search.
+    let mut stage20 = Techniques::default();
+    for name in [
+        "history_bonus_malus",
+        "hindsight",
+        "fail_high_blend",
+        "qs_futility",
+        "low_ply_history",
+    ] {
+        stage20.set(name, true).expect(name);
+    }
+    check(SIX_POSITIONS[1], 7, &stage20);
+    check(SIX_POSITIONS[5], 7, &stage20);
+}
+
+#[test]
 fn json_agrees_deeper_with_singular_searches_and_verification() {
     // Depth 9 on Kiwipete reaches the singular searches and multi-cut (from depth 8).
     let tree = record(

@@ -5,7 +5,7 @@
 use super::Worker;
 use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::history::{PieceTo, history_bonus};
+use crate::history::{HistoryDeltas, LowPlyHistory, PieceTo};
 use crate::movepick::{Stage, captured, is_noisy};
 use chess::{Move, MoveList, Position};
 
@@ -38,7 +38,10 @@ impl<E: Evaluator> Worker<E> {
         quiets: &MoveList,
         captures: &MoveList,
     ) {
-        let bonus = history_bonus(&self.params, depth);
+        // 9, and 20's separate bonus and malus formulas where `history_bonus_malus` is on.
+        let separate = self.techniques.history_bonus_malus;
+        let deltas = HistoryDeltas::new(&self.params, separate, depth);
+        let (quiet, capture, cont) = (deltas.quiet, deltas.capture, deltas.continuation);
         let side = pos.side_to_move();
         let previous = self.previous(ply);
         let t = &self.techniques;
@@ -57,19 +60,19 @@ impl<E: Evaluator> Worker<E> {
                 }
             }
             if t.history {
-                h.quiet.update(side, best, bonus);
+                h.quiet.update(side, best, quiet.bonus);
                 for &mv in quiets.iter() {
-                    h.quiet.update(side, mv, -bonus);
+                    h.quiet.update(side, mv, -quiet.malus);
                 }
             }
             if t.continuation_history {
                 for before in previous.into_iter().flatten() {
                     if let Some(now) = piece_to(best) {
-                        h.continuation.update(before, now, bonus);
+                        h.continuation.update(before, now, cont.bonus);
                     }
                     for &mv in quiets.iter() {
                         if let Some(now) = piece_to(mv) {
-                            h.continuation.update(before, now, -bonus);
+                            h.continuation.update(before, now, -cont.malus);
                         }
                     }
                 }
@@ -82,11 +85,32 @@ impl<E: Evaluator> Worker<E> {
                 }
             };
             if is_noisy(pos, best) {
-                update(best, bonus);
+                update(best, capture.bonus);
             }
             for &mv in captures.iter() {
-                update(mv, -bonus);
+                update(mv, -capture.malus);
             }
+        }
+        // ANCHOR: low_ply_history_update
+        // 20: Low-ply history: a quiet cutoff near the root teaches the table of its ply as well,
+        // with a share of the quiet history's bonus and malus.
+        if self.techniques.low_ply_history
+            && !is_noisy(pos, best)
+            && let Some(row) = LowPlyHistory::row(ply)
+        {
+            let percent = self.params.low_ply_history_percent;
+            let table = &mut self.histories.low_ply;
+            table.update(row, best, quiet.bonus * percent / 100);
+            for &mv in quiets.iter() {
+                table.update(row, mv, -quiet.malus * percent / 100);
+            }
+            self.note(Note::LowPlyHistory);
+        }
+        // ANCHOR_END: low_ply_history_update
+        if separate {
+            let quiets_penalised = if is_noisy(pos, best) { 0 } else { quiets.len() };
+            let penalised = quiets_penalised + captures.len();
+            self.counters.add_many(Note::HistoryMalus, penalised as u64);
         }
     }
     // ANCHOR_END: update_histories

@@ -210,13 +210,17 @@ impl<E: Evaluator> Worker<E> {
         self.keys.extend_from_slice(history);
         self.evaluator.configure(&self.techniques);
         self.evaluator.reset(pos);
-        // The root's frame, for "improving" two plies down.
+        // 20: the low-ply history's plies count from this root.
+        self.histories.low_ply.clear();
+        // The root's frame, for "improving" two plies down (the root node corrects it, 20).
+        let root_eval = if pos.is_check() {
+            -INFINITE
+        } else {
+            self.evaluate(pos, 0)
+        };
         self.stack[0] = Frame {
-            static_eval: if pos.is_check() {
-                -INFINITE
-            } else {
-                self.evaluate(pos, 0)
-            },
+            static_eval: root_eval,
+            raw_eval: root_eval,
             ..Frame::default()
         };
         self.node_limit = u64::MAX;

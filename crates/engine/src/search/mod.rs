@@ -8,8 +8,10 @@
 //! (its limits, the clock, reporting, the choice of the move).
 
 mod best_move;
+mod corrected_eval;
 mod cutoff;
 mod deepening;
+mod fail_high_blend;
 mod hooks;
 mod lmr_table;
 mod node;

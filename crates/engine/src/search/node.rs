@@ -5,12 +5,14 @@
 
 use super::Worker;
 use super::best_move::Best;
+use super::corrected_eval::{eval_from_tt, score_corrects};
 use super::null_move::has_pieces;
-use super::tt_access::{result_entry, tt_cutoff_score};
+use super::tt_access::{result_bound, result_entry, tt_cutoff_score};
+use crate::correction::corrections_on;
 use crate::counters::Note;
 use crate::eval::Evaluator;
 use crate::history::PieceTo;
-use crate::movepick::{MovePicker, OrderingContext, Stage, is_noisy};
+use crate::movepick::{MovePicker, Stage, is_noisy};
 use crate::pv::Pv as Line;
 use crate::score::{DRAW, INFINITE, MATE_BOUND, MAX_PLY, mate_in, mated_in, score_from_tt};
 use crate::see::see_ge;
@@ -219,15 +221,50 @@ impl<E: Evaluator> Worker<E> {
         let tt_pv = pv_node || tt_entry.is_some_and(|e| e.tt_pv);
         // ANCHOR_END: tt_probe
 
-        // The root's evaluation was taken when the search started.
+        // ANCHOR: static_eval
+        // 20: the static evaluation, corrected. The evaluator's own score (`raw_eval`) is what
+        // the hash table keeps; `static_eval` is that score scaled by the material and the
+        // fifty-move counter and corrected by the correction histories (corrected_eval.rs; the
+        // same score while stage 20's switches are off). The root's raw score was taken when the
+        // search started; a singular search of this node, with a move left out, keeps the
+        // node's own.
         let in_check = pos.is_check();
-        let static_eval = match tt_entry {
-            _ if in_check => -INFINITE,
-            _ if N::ROOT => self.stack[0].static_eval,
-            Some(entry) => entry.static_eval,
-            None => self.evaluate(pos, ply),
+        let (raw_eval, static_eval) = if in_check {
+            (-INFINITE, -INFINITE)
+        } else if excluded.is_some() {
+            (self.stack[ply].raw_eval, self.stack[ply].static_eval)
+        } else {
+            let raw_eval = match tt_entry {
+                _ if N::ROOT => self.stack[0].raw_eval,
+                Some(entry) => entry.static_eval,
+                None => self.evaluate(pos, ply),
+            };
+            (raw_eval, self.corrected_eval(pos, ply, raw_eval))
         };
         self.stack[ply].static_eval = static_eval;
+        self.stack[ply].raw_eval = raw_eval;
+        // ANCHOR_END: static_eval
+
+        // ANCHOR: tt_eval_use
+        // 20: the hash score as a better evaluation (`tt_eval`). `eval` is what reverse futility
+        // pruning, razoring and null-move pruning bet on: each asks where the node stands against
+        // the window, and a search's verdict on this position, where its bound says the
+        // evaluation is too low or too high, answers that better than the evaluation's guess.
+        // `static_eval` stays what the improving flag compares (an evaluation with the one two
+        // plies before, guess with guess), what futility pruning and ProbCut's exchange threshold
+        // add a move's gain to (the position as it stands, before any move), what the correction
+        // histories learn against, and (raw) what the table keeps.
+        let mut eval = static_eval;
+        if self.techniques.tt_eval
+            && !in_check
+            && excluded.is_none()
+            && let Some(entry) = tt_entry
+            && let Some(score) = eval_from_tt(&entry, ply, static_eval)
+        {
+            self.note(Note::TtEval);
+            eval = score;
+        }
+        // ANCHOR_END: tt_eval_use
 
         // ANCHOR: tablebase_probe
         // 19: tablebases: after a capture or pawn move with few pieces left, the tables know the
@@ -249,7 +286,7 @@ impl<E: Evaluator> Worker<E> {
                 let entry = TtEntry {
                     mv,
                     score,
-                    static_eval,
+                    static_eval: raw_eval,
                     depth,
                     bound,
                     tt_pv,
@@ -284,10 +321,42 @@ impl<E: Evaluator> Worker<E> {
         };
         // ANCHOR_END: improving
 
+        // ANCHOR: hindsight
+        // 20: Hindsight: the parent reduced this node, betting that its move was a poor one. The
+        // two static evaluations, each from its side to move, add up to how far the position
+        // moved against the parent across its move: below a margin the move did better than the
+        // bet assumed, and a heavily reduced node gets a ply back; above another margin the move
+        // did as badly as assumed, and the node gives a ply up (never on a line that was once the
+        // principal variation). The parent's reduction is read once: a search of this node again
+        // at this ply (null-move verification, the singular search) finds 0.
+        if self.techniques.hindsight && !N::ROOT && excluded.is_none() && !in_check {
+            let parent = &mut self.stack[ply - 1];
+            let parent_reduction = std::mem::take(&mut parent.reduction);
+            let parent_eval = parent.static_eval;
+            if parent_reduction > 0 && parent_eval != -INFINITE {
+                let against_parent = static_eval + parent_eval;
+                if parent_reduction >= p.hindsight_ext_reduction
+                    && against_parent < p.hindsight_ext_margin
+                {
+                    self.note(Note::HindsightExtension);
+                    depth += 1;
+                } else if !tt_pv
+                    && depth >= 2
+                    && parent_reduction >= p.hindsight_red_reduction
+                    && against_parent > p.hindsight_red_margin
+                {
+                    self.note(Note::HindsightReduction);
+                    depth -= 1;
+                }
+            }
+        }
+        // ANCHOR_END: hindsight
+
         // ANCHOR: reverse_futility
         // 14: Reverse futility pruning: a static evaluation this far over beta is trusted to hold
         // through the few plies left, and returned unsearched. Improving shrinks the margin, to
-        // half of the plain one at the least. Never when beta itself is a mated score.
+        // half of the plain one at the least. Never when beta itself is a mated score. (20: it
+        // reads `eval`, the hash score where that knows better.)
         let improving_cut = if self.techniques.improving && improving {
             p.rfp_improving
         } else {
@@ -298,10 +367,10 @@ impl<E: Evaluator> Worker<E> {
             && prune_node
             && depth <= p.rfp_max_depth
             && beta > -MATE_BOUND
-            && static_eval - rfp_margin >= beta
+            && eval - rfp_margin >= beta
         {
             self.note_node(Note::ReverseFutility);
-            return static_eval;
+            return eval;
         }
         // ANCHOR_END: reverse_futility
 
@@ -313,7 +382,7 @@ impl<E: Evaluator> Worker<E> {
             && self.techniques.quiescence
             && prune_node
             && depth <= p.razor_max_depth
-            && static_eval + p.razor_margin * depth < alpha
+            && eval + p.razor_margin * depth < alpha
         {
             self.tree_via(Via::Razoring);
             let qs_score = self.quiescence(pos, ply, alpha, alpha + 1, pv);
@@ -329,18 +398,18 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR_END: razoring
 
         // 12: Null-move pruning: if passing still leaves us at or above beta after a shallower
-        // search, a real move would too.
+        // search, a real move would too. (20: it reads `eval`.)
         if self.techniques.null_move
             && prune_node
             && depth >= p.nmp_min_depth
-            && static_eval >= beta
+            && eval >= beta
             && beta < MATE_BOUND
             && ply >= self.nmp_min_ply
             && ply > 0
             && self.stack[ply - 1].moved.is_some()
             && has_pieces(pos)
         {
-            if let Some(score) = self.null_move(pos, here(depth, alpha, beta), static_eval, pv) {
+            if let Some(score) = self.null_move(pos, here(depth, alpha, beta), eval, pv) {
                 return score;
             }
         }
@@ -386,7 +455,7 @@ impl<E: Evaluator> Worker<E> {
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
         let mut child_pv = Line::new();
-        while let Some(mv) = self.next_move::<N>(pos, &mut picker, previous, &mut root_index) {
+        while let Some(mv) = self.next_move::<N>(pos, &mut picker, ply, previous, &mut root_index) {
             if Some(mv) == excluded {
                 continue;
             }
@@ -618,6 +687,13 @@ impl<E: Evaluator> Worker<E> {
         if N::ROOT || excluded.is_some() {
             return best.score;
         }
+        // ANCHOR: fail_high_blend_node
+        // 20: Fail-high blending: off the principal variation, a cutoff's score is pulled
+        // towards beta, less the deeper the node (see `fail_high_blend.rs`).
+        if !pv_node && best.score >= beta {
+            best.score = self.cutoff_score(best.score, beta, depth);
+        }
+        // ANCHOR_END: fail_high_blend_node
         let mut window = (original_alpha, beta);
         // 19: on the PV the tables' bound stands whatever the moves found, and is stored as the
         // bound it is (a window just below or above it makes `result_entry` say so).
@@ -628,11 +704,26 @@ impl<E: Evaluator> Worker<E> {
             best.score = tb_ceiling;
             window = (tb_ceiling, tb_ceiling + 1);
         }
-        self.store(
-            pos,
-            ply,
-            result_entry(best, window, static_eval, depth, tt_pv),
-        );
+
+        // ANCHOR: correction_learn
+        // 20: the correction histories learn from the result where it says something trustworthy
+        // about the static evaluation (see `score_corrects`): not in check, where there is none,
+        // and not when a capture or promotion was best, whose score is the material it won more
+        // than an error of the evaluation. A singular search (a move left out) has returned above.
+        if corrections_on(&self.techniques)
+            && !in_check
+            && best.mv.is_none_or(|mv| !is_noisy(pos, mv))
+            && score_corrects(
+                result_bound(best.score, window.0, window.1),
+                best.score,
+                static_eval,
+            )
+        {
+            self.learn_correction(pos, ply, depth, best.score, static_eval);
+        }
+        // ANCHOR_END: correction_learn
+
+        self.store(pos, ply, result_entry(best, window, raw_eval, depth, tt_pv));
         best.score
     }
     // ANCHOR_END: search
@@ -678,11 +769,14 @@ impl<E: Evaluator> Worker<E> {
             self.note(Note::Lmr);
             self.tree_via(Via::Reduced(reduction.min(i8::MAX as i32) as i8));
             let reduced = depth - reduction;
+            // 20: the child may judge the reduction in hindsight while it runs.
+            self.stack[ply].reduction = reduction;
             score = if pvs {
                 self.child::<NonPv>(child, reduced, ply, null_window, true, child_pv)
             } else {
                 self.child_of::<N>(child, reduced, ply, window, true, child_pv)
             };
+            self.stack[ply].reduction = 0;
             if score > alpha && !self.aborted {
                 self.note(Note::LmrResearch);
                 self.tree_via(Via::LmrResearch);
@@ -711,6 +805,7 @@ impl<E: Evaluator> Worker<E> {
         &self,
         pos: &Position,
         picker: &mut MovePicker,
+        ply: usize,
         previous: [Option<PieceTo>; 2],
         root_index: &mut usize,
     ) -> Option<Move> {
@@ -719,11 +814,6 @@ impl<E: Evaluator> Worker<E> {
             *root_index += 1;
             return Some(mv);
         }
-        let ordering = OrderingContext {
-            histories: &self.histories,
-            techniques: &self.techniques,
-            previous,
-        };
-        picker.next(pos, &ordering)
+        picker.next(pos, &self.ordering(ply, previous))
     }
 }

@@ -50,18 +50,31 @@ impl<E: Evaluator> Worker<E> {
         ]
     }
 
-    /// A quiet move's history scores, as the move picker adds them up.
+    /// What the move picker reads at the node at `ply`, whose moves one and two plies back are
+    /// `previous`.
+    #[inline]
+    pub(crate) fn ordering(
+        &self,
+        ply: usize,
+        previous: [Option<PieceTo>; 2],
+    ) -> OrderingContext<'_> {
+        OrderingContext {
+            histories: &self.histories,
+            techniques: &self.techniques,
+            previous,
+            params: &self.params,
+            ply,
+        }
+    }
+
+    /// A quiet move's history scores, as the move picker adds them up (the low-ply history, which
+    /// the picker adds near the root, left out: `quiet_score` reads no ply).
     pub(crate) fn quiet_history(
         &self,
         pos: &Position,
         mv: Move,
         previous: &[Option<PieceTo>; 2],
     ) -> i32 {
-        let ctx = OrderingContext {
-            histories: &self.histories,
-            techniques: &self.techniques,
-            previous: *previous,
-        };
-        quiet_score(pos, mv, &ctx)
+        quiet_score(pos, mv, &self.ordering(usize::MAX, *previous))
     }
 }

@@ -5,7 +5,7 @@ use super::Worker;
 use super::node::{NodeArgs, NonPv};
 use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::movepick::{MovePicker, OrderingContext};
+use crate::movepick::MovePicker;
 use crate::pv::Pv;
 use crate::score::score_from_tt;
 use crate::see::see_ge;
@@ -54,11 +54,7 @@ impl<E: Evaluator> Worker<E> {
         let mut picker = MovePicker::captures(tt_move, pos);
         let mut probcut_pv = Pv::new();
         loop {
-            let ordering = OrderingContext {
-                histories: &self.histories,
-                techniques: &self.techniques,
-                previous: self.previous(ply),
-            };
+            let ordering = self.ordering(ply, self.previous(ply));
             let Some(mv) = picker.next(pos, &ordering) else {
                 break;
             };
@@ -101,7 +97,8 @@ impl<E: Evaluator> Worker<E> {
                     TtEntry {
                         mv: Some(mv),
                         score,
-                        static_eval,
+                        // The evaluator's own score, as every store keeps (20).
+                        static_eval: self.stack[ply].raw_eval,
                         depth: probcut_depth + 1,
                         bound: Bound::Lower,
                         tt_pv,

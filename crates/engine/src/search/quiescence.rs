@@ -3,15 +3,16 @@
 
 use super::Worker;
 use super::best_move::Best;
+use super::corrected_eval::eval_from_tt;
 use super::tt_access::{result_entry, tt_cutoff_score};
 use crate::counters::Note;
 use crate::eval::Evaluator;
-use crate::movepick::{MovePicker, OrderingContext, captured};
+use crate::movepick::{MovePicker, captured};
 use crate::pv::Pv;
 use crate::score::{INFINITE, mated_in};
 use crate::see::{SEE_VALUES, see_ge};
 use crate::tree::Kind;
-use chess::Position;
+use chess::{Move, Position};
 
 impl<E: Evaluator> Worker<E> {
     /// The quiescence search as the rest of the search calls it: [`Worker::quiescence_body`],
@@ -91,21 +92,37 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR: stand_pat
         let in_check = pos.is_check();
         let mut best = Best::none();
-        let static_eval;
+        // The evaluator's own score, which the table keeps, and the corrected one the quiescence
+        // search reads (20; the same while stage 20's techniques are off).
+        let (raw_eval, static_eval);
         if in_check {
-            static_eval = -INFINITE;
+            (raw_eval, static_eval) = (-INFINITE, -INFINITE);
         } else {
-            static_eval = match tt_entry {
+            raw_eval = match tt_entry {
                 Some(entry) => entry.static_eval,
                 None => self.evaluate(pos, ply),
             };
-            // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
-            if static_eval >= beta {
-                self.note_node(Note::StandPat);
-                return static_eval;
+            static_eval = self.corrected_eval(pos, ply, raw_eval);
+            // ANCHOR: qs_tt_eval
+            // 20: where the hash score says the evaluation is too low or too high (`tt_eval`),
+            // standing pat is worth the hash score. Delta pruning below keeps adding the victim
+            // to the static evaluation: the position as it stands, before the capture.
+            let mut stand_pat = static_eval;
+            if self.techniques.tt_eval
+                && let Some(entry) = tt_entry
+                && let Some(score) = eval_from_tt(&entry, ply, static_eval)
+            {
+                self.note(Note::TtEval);
+                stand_pat = score;
             }
-            alpha = alpha.max(static_eval);
-            best = Best::at_least(static_eval);
+            // ANCHOR_END: qs_tt_eval
+            // Stand pat: not capturing is always allowed, so the evaluation is a lower bound.
+            if stand_pat >= beta {
+                self.note_node(Note::StandPat);
+                return self.stand_pat_score(stand_pat, beta);
+            }
+            alpha = alpha.max(stand_pat);
+            best = Best::at_least(stand_pat);
         }
         // ANCHOR_END: stand_pat
 
@@ -115,11 +132,7 @@ impl<E: Evaluator> Worker<E> {
         let mut searched = 0;
         let mut child_pv = Pv::new();
         loop {
-            let ordering = OrderingContext {
-                histories: &self.histories,
-                techniques: &self.techniques,
-                previous: [None; 2],
-            };
+            let ordering = self.ordering(ply, [None; 2]);
             let Some(mv) = picker.next(pos, &ordering) else {
                 break;
             };
@@ -143,6 +156,24 @@ impl<E: Evaluator> Worker<E> {
                     continue;
                 }
                 // ANCHOR_END: delta_pruning
+                // ANCHOR: qs_futility
+                // 20: Quiescence futility: when even the evaluation plus a margin can't reach
+                // alpha, a capture that wins no material by SEE (an even trade at best) can't
+                // either. A promotion and a recapture on the square of the move before are
+                // spared: those change the material the evaluation counted. What a skipped
+                // capture might have scored, the evaluation plus the margin, still bounds the
+                // node's score from above, so the fail-low score is raised to it.
+                if self.techniques.qs_futility
+                    && mv.promotion().is_none()
+                    && static_eval + self.params.qs_futility_margin <= alpha
+                    && !self.is_recapture(mv, ply)
+                    && !see_ge(pos, mv, 1)
+                {
+                    best.score = best.score.max(static_eval + self.params.qs_futility_margin);
+                    self.note_pruned(Note::QsFutility, mv);
+                    continue;
+                }
+                // ANCHOR_END: qs_futility
             }
             // ANCHOR: qs_child
             let child = self.play(pos, mv, ply);
@@ -164,13 +195,17 @@ impl<E: Evaluator> Worker<E> {
         }
 
         let window = (original_alpha, beta);
-        self.store(
-            pos,
-            ply,
-            result_entry(best, window, static_eval, 0, pv_node),
-        );
+        self.store(pos, ply, result_entry(best, window, raw_eval, 0, pv_node));
         best.score
         // ANCHOR_END: qs_end
     }
     // ANCHOR_END: quiescence
+
+    /// Whether `mv`, at `ply`, lands on the square the move before it went to.
+    #[inline]
+    fn is_recapture(&self, mv: Move, ply: usize) -> bool {
+        ply.checked_sub(1)
+            .and_then(|before| self.stack[before].moved)
+            .is_some_and(|moved| moved.to == mv.to())
+    }
 }

@@ -7,6 +7,7 @@
 use super::RootMove;
 use super::lmr_table::LmrTable;
 use super::syzygy::TablebaseState;
+use crate::correction::CorrectionHistories;
 use crate::counters::{Counters, Note};
 use crate::eval::{Evaluation, Evaluator};
 use crate::history::{Histories, PieceTo};
@@ -24,14 +25,21 @@ use std::sync::atomic::Ordering;
 /// What the search keeps for each ply of the current line.
 #[derive(Clone, Copy, Default)]
 pub(crate) struct Frame {
-    /// The static evaluation at this ply (`-INFINITE` in check).
+    /// The static evaluation at this ply as the search reads it, corrected (`-INFINITE` in
+    /// check).
     pub static_eval: i32,
+    /// The evaluator's own score at this ply, before any correction: what the hash table keeps
+    /// (chapter 20).
+    pub raw_eval: i32,
     /// The move made from this ply (`None`: a null move, or none yet).
     pub moved: Option<PieceTo>,
     /// A move the node at this ply must not search: set during a singular extension's search.
     pub excluded: Option<Move>,
     /// Double extensions on the line up to and including this ply.
     pub double_extensions: i32,
+    /// The plies by which the node at this ply reduced the move it is searching, while that
+    /// reduced search runs (0 otherwise): the child reads it for hindsight (stage 20).
+    pub reduction: i32,
 }
 
 /// One search thread's state. The first group of fields is set by the pool, the same for every
@@ -59,6 +67,8 @@ pub struct Worker<E: Evaluator = Evaluation> {
     pub(crate) counters: Counters,
     pub(crate) evaluator: E,
     pub(crate) histories: Histories,
+    /// What the search learned about the evaluation's errors (chapter 20).
+    pub(crate) corrections: CorrectionHistories,
     /// One frame per ply of the current line.
     pub(crate) stack: Box<[Frame; MAX_PLY + 2]>,
     /// Hashes of the positions before the current one: the game's, then the search path's.
@@ -103,6 +113,7 @@ impl<E: Evaluator> Worker<E> {
             counters: Counters::default(),
             evaluator,
             histories: Histories::default(),
+            corrections: CorrectionHistories::default(),
             stack: Box::new([Frame::default(); MAX_PLY + 2]),
             keys: Vec::with_capacity(1024),
             nodes: 0,
@@ -121,6 +132,7 @@ impl<E: Evaluator> Worker<E> {
     /// Forgets what was learned (`ucinewgame`).
     pub(crate) fn clear(&mut self) {
         self.histories.clear();
+        self.corrections.clear();
     }
 
     pub(crate) fn is_main(&self) -> bool {

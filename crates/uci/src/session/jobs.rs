@@ -391,3 +391,31 @@ impl Session {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::fallback_move;
+    use chess::Position;
+    use engine::time::Limits;
+
+    /// The answer when a search job cannot start: a legal move of the position, one of
+    /// `searchmoves` when the `go` named some, and none when there is no legal move.
+    #[test]
+    fn the_fallback_is_a_legal_move_within_searchmoves() {
+        let pos = Position::startpos();
+        let any = fallback_move(&pos, &Limits::default()).expect("a move");
+        assert!(pos.legal_moves().contains(&any));
+
+        let last = *pos.legal_moves().iter().last().expect("moves");
+        let only_last = Limits {
+            searchmoves: vec![last],
+            ..Limits::default()
+        };
+        assert_eq!(fallback_move(&pos, &only_last), Some(last));
+
+        let mated =
+            Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")
+                .expect("fool's mate");
+        assert_eq!(fallback_move(&mated, &Limits::default()), None);
+    }
+}

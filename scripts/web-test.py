@@ -8,9 +8,13 @@ clicks the page's own controls as a reader would and checks what the engine answ
 - the same search twice counts the same nodes, a technique switched off counts other nodes, and
   switched on again the first count comes back;
 - the search tree is drawn; a position set up from a FEN is shown with its legal moves;
-- a game as Black turns the board and starts with cb2026's move; a take-back undoes a move pair.
+- a game as Black turns the board and starts with cb2026's move; a take-back undoes a move pair;
+- the network runs the code path the module was built for (SIMD128 by default, `--simd scalar`
+  for a module built with `scripts/web-build --no-simd128`).
 
-Run by scripts/web-test after scripts/web-build. `--screenshot FILE.png` saves the page.
+Run by scripts/web-test after scripts/web-build. `--screenshot FILE.png` saves the page;
+`--bench N` then runs `bench` N times in a fresh worker of the page and prints each result's
+nodes and nps (the browser's speed, for comparing builds).
 """
 
 import argparse
@@ -77,18 +81,18 @@ class Browser:
             "capabilities": {"alwaysMatch": {"goog:chromeOptions": options}}})
         self.session = f"/session/{answer['sessionId']}"
 
-    def call(self, method, path, body=None):
+    def call(self, method, path, body=None, timeout=120):
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url + path, data=data, method=method,
                                          headers={"Content-Type": "application/json"})
         try:
-            with urllib.request.urlopen(request, timeout=120) as response:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
                 return json.load(response)["value"]
         except urllib.error.HTTPError as e:
             raise Failure(f"WebDriver {method} {path}: {e.read().decode(errors='replace')}")
 
-    def do(self, method, path, body=None):
-        return self.call(method, self.session + path, body)
+    def do(self, method, path, body=None, timeout=120):
+        return self.call(method, self.session + path, body, timeout)
 
     def js(self, script, *args):
         return self.do("POST", "/execute/sync", {"script": script, "args": list(args)})
@@ -169,9 +173,11 @@ def check(condition, message):
     print(f"ok: {message}")
 
 
-def run(browser, page, screenshot):
+def run(browser, page, screenshot, simd):
     browser.do("POST", "/url", {"url": page})
     wait_for(browser, "the engine to load and the reader's turn", READERS_TURN, timeout=120)
+    shown = browser.js("return document.getElementById('simd').textContent;")
+    check(shown == simd, f"the network's code path is {simd}: {shown}")
 
     movable = sorted(squares(browser, ".movable"))
     check(movable == sorted(["a2", "b2", "c2", "d2", "e2", "f2", "g2", "h2", "b1", "g1"]),
@@ -240,10 +246,40 @@ def run(browser, page, screenshot):
     check(len(game_moves(browser)) == 1, "a take-back returns to the reader's previous turn")
 
 
+# A fresh worker of the page's own (worker.js), which runs one `bench` and hands back its output.
+BENCH = """
+const [line, done] = arguments;
+const worker = new Worker('./worker.js', { type: 'module' });
+worker.onmessage = (event) => {
+  const m = event.data;
+  if (m.type === 'ready') worker.postMessage({ id: 0, line, stream: false });
+  else if (m.type === 'failed') done('failed: ' + m.error);
+  else if (m.type === 'done') { worker.terminate(); done(m.error ? 'failed: ' + m.error : m.output); }
+};
+"""
+
+
+def bench(browser, runs):
+    """`bench` (depth 13, as natively) `runs` times, each in a fresh worker: its total line."""
+    limit = 900
+    browser.do("POST", "/timeouts", {"script": limit * 1000})
+    for i in range(runs):
+        output = browser.do("POST", "/execute/async", {"script": BENCH, "args": ["bench"]},
+                            timeout=limit + 30)
+        last = output.strip().splitlines()[-1] if output.strip() else output
+        if output.startswith("failed") or not last.endswith(" nps"):
+            raise Failure(f"bench in the browser: {last}")
+        print(f"bench {i + 1}/{runs} in Chromium: {last}", flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--screenshot", help="save a PNG of the page here")
     parser.add_argument("--chromedriver", default="chromedriver")
+    parser.add_argument("--simd", default="SIMD128",
+                        help="the network's code path the module must report (SIMD128, scalar)")
+    parser.add_argument("--bench", type=int, default=0, metavar="N",
+                        help="after the test, run bench N times in the browser and print nps")
     args = parser.parse_args()
 
     folder = os.path.join(ROOT, "book", "src")
@@ -266,8 +302,9 @@ def main():
             except OSError:
                 time.sleep(0.1)
         browser = Browser(driver_url, profile)
-        run(browser, page, args.screenshot)
+        run(browser, page, args.screenshot, args.simd)
         print("web-test: passed")
+        bench(browser, args.bench)
     except Failure as e:
         sys.exit(f"web-test: FAILED: {e}")
     finally:

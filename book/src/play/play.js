@@ -15,6 +15,7 @@ const ready = new Promise((resolve) => (onReady = resolve));
 worker.onmessage = (event) => {
   const m = event.data;
   if (m.type === 'ready') {
+    $('simd').textContent = m.simd;
     onReady(m.techniques);
   } else if (m.type === 'failed') {
     fail(m.error);

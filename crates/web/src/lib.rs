@@ -56,3 +56,10 @@ pub fn techniques() -> String {
         .map(|t| format!("{}\t{}\t{}\t{}\n", t.name, t.default, t.chapter, t.doc))
         .collect()
 }
+
+/// The network's code path in this module: `SIMD128` where it was built with WebAssembly's
+/// vector instructions (scripts/web-build does), `scalar` without. The browser test reads it.
+#[wasm_bindgen]
+pub fn simd() -> String {
+    engine::eval::nnue::Simd::detect().name().to_string()
+}

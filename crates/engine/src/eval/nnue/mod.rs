@@ -4,7 +4,7 @@
 //! - [`inputs`]: the 768 inputs of each side's view, and what a move changes;
 //! - [`network`]: the network in integers, as the engine evaluates with it, and its file;
 //! - [`accumulator`]: the first layer's sums, ply by ply, updated lazily;
-//! - [`simd`]: the update and output loops, AVX2 and plain;
+//! - [`simd`]: the update and output loops, plain and vectorised (AVX2, AVX-512, NEON, SIMD128);
 //! - [`evaluator`]: all of it as the search's evaluation;
 //! - [`embedded`]: the network built into the binary.
 

@@ -1,6 +1,8 @@
-//! The two loops the network spends its time in, each written twice: plain Rust that runs on any
-//! processor, and AVX2 for the x86-64 processors that have it (chosen at run time, so one binary
-//! runs everywhere). Both give bit-identical results; a test checks it.
+//! The two loops the network spends its time in, written once in plain Rust, which runs on any
+//! processor, and again for the vector instructions of each processor family: AVX2 and AVX-512
+//! on x86-64 (chosen at run time, so one binary runs on every x86-64 processor), NEON on 64-bit
+//! ARM, SIMD128 in the browser's WebAssembly. Every path gives bit-identical results; tests
+//! check it.
 //!
 //! - [`update`]: a child's accumulator from its parent's, plus the rows of the inputs that came
 //!   on and minus those that went off. 16-bit lanes, wrapping, as the vector instructions do.
@@ -9,9 +11,24 @@
 
 use super::network::{Activation, QA};
 
-/// Which code runs. The AVX2 value exists only where the processor has AVX2: the field is
-/// private, and [`Simd::detect`] and [`Simd::avx2`], which ask the processor, are the only ways
-/// to make it. That is what lets the safe [`update`] and [`output`] run AVX2 code on it.
+#[cfg(any(
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_feature = "neon"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+mod lanes;
+#[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+mod neon;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+/// Which code runs. A vector path's value exists only where the processor has its
+/// instructions: the field is private, and the constructors that make one ([`Simd::detect`],
+/// [`Simd::avx2`], [`Simd::avx512`], [`Simd::vector`]) ask the processor first, or exist only in
+/// a build whose target guarantees the instructions. That is what lets the safe [`update`] and
+/// [`output`] run vector code on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Simd(Path);
 
@@ -20,22 +37,93 @@ enum Path {
     Scalar,
     #[cfg(target_arch = "x86_64")]
     Avx2,
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+    /// Every 64-bit ARM processor has NEON: the target enables it.
+    #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+    Neon,
+    /// WebAssembly cannot ask at run time: a module built with SIMD128 has it, or does not load.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
 }
+
+/// The environment variable that forces a path, for measurements and tests: `scalar`, `avx2`,
+/// `avx512`, `neon` or `simd128`. A path this processor lacks is refused (on stderr) and the
+/// fastest it has is used.
+pub const FORCE_VARIABLE: &str = "CB2026_SIMD";
 
 impl Simd {
     /// The plain code, which runs on any processor.
     pub const SCALAR: Simd = Simd(Path::Scalar);
 
-    /// The fastest this processor has.
+    /// The fastest path this processor has, unless [`FORCE_VARIABLE`] names another it has.
     pub fn detect() -> Simd {
-        Simd::avx2().unwrap_or(Simd::SCALAR)
+        let best = Simd::vector().unwrap_or(Simd::SCALAR);
+        let Ok(name) = std::env::var(FORCE_VARIABLE) else {
+            return best;
+        };
+        match Simd::named(&name) {
+            Some(simd) => simd,
+            None => {
+                // Once, not for every evaluator a session makes.
+                static WARNED: std::sync::Once = std::sync::Once::new();
+                WARNED.call_once(|| {
+                    eprintln!(
+                        "{FORCE_VARIABLE}={name:?}: not a path this processor has; using {}",
+                        best.name()
+                    )
+                });
+                best
+            }
+        }
     }
+
+    /// The path called `name` ([`Simd::name`], case ignored), if this processor has it.
+    pub fn named(name: &str) -> Option<Simd> {
+        [
+            Some(Simd::SCALAR),
+            Simd::avx2(),
+            Simd::avx512(),
+            Simd::vector(),
+        ]
+        .into_iter()
+        .flatten()
+        .find(|s| s.name().eq_ignore_ascii_case(name))
+    }
+
+    // ANCHOR: vector
+    /// The vector path this processor runs by default, if it has one. On x86-64 that is AVX2,
+    /// with or without AVX-512 (the book's chapter "NNUE" has the measurement).
+    pub fn vector() -> Option<Simd> {
+        #[cfg(target_arch = "x86_64")]
+        return Simd::avx2();
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        return Some(Simd(Path::Neon));
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return Some(Simd(Path::Simd128));
+        #[allow(unreachable_code)]
+        None
+    }
+    // ANCHOR_END: vector
 
     /// The AVX2 code, if this processor has AVX2.
     pub fn avx2() -> Option<Simd> {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             return Some(Simd(Path::Avx2));
+        }
+        None
+    }
+
+    /// The AVX-512 code, if this processor has AVX-512 F and BW (and AVX2, for the last 16
+    /// lanes of a width that is not a multiple of 32).
+    pub fn avx512() -> Option<Simd> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx2")
+        {
+            return Some(Simd(Path::Avx512));
         }
         None
     }
@@ -49,6 +137,12 @@ impl Simd {
             Path::Scalar => "scalar",
             #[cfg(target_arch = "x86_64")]
             Path::Avx2 => "AVX2",
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx512 => "AVX512",
+            #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+            Path::Neon => "NEON",
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Path::Simd128 => "SIMD128",
         }
     }
 }
@@ -68,12 +162,22 @@ pub fn update(
     assert!(input.len() == n && n % 16 == 0);
     let max_row = added.iter().chain(removed).copied().max().unwrap_or(0) as usize;
     assert!(weights.len() >= (max_row + 1) * n);
+    // In every arm: the path's value was made only where its instructions are available (see
+    // `Simd`), and the lengths the loads and stores rely on were checked above.
     match simd.0 {
         Path::Scalar => update_scalar(out, input, weights, added, removed),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: only `Simd::avx2` makes this value, after it found AVX2 on this processor;
-        // the lengths the loads and stores rely on were checked above.
-        Path::Avx2 => unsafe { update_avx2(out, input, weights, added, removed) },
+        // SAFETY: AVX2 was detected; lengths checked above.
+        Path::Avx2 => unsafe { x86::update_avx2(out, input, weights, added, removed) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 F and BW and AVX2 were detected; lengths checked above.
+        Path::Avx512 => unsafe { x86::update_avx512(out, input, weights, added, removed) },
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        // SAFETY: the target has NEON; lengths checked above.
+        Path::Neon => unsafe { neon::update(out, input, weights, added, removed) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        // SAFETY: the module was built with SIMD128; lengths checked above.
+        Path::Simd128 => unsafe { wasm::update(out, input, weights, added, removed) },
     }
 }
 
@@ -94,40 +198,6 @@ fn update_scalar(out: &mut [i16], input: &[i16], weights: &[i16], added: &[u16],
     }
 }
 
-// ANCHOR: update_avx2
-/// One pass over the accumulator, 16 lanes at a time: each lane is loaded once, every changed
-/// row added or subtracted in a register, and stored once.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn update_avx2(
-    out: &mut [i16],
-    input: &[i16],
-    weights: &[i16],
-    added: &[u16],
-    removed: &[u16],
-) {
-    use std::arch::x86_64::*;
-    let n = out.len();
-    for c in (0..n).step_by(16) {
-        // SAFETY: `c + 16 <= n` for every slice read or written here (the caller checked that
-        // `input` has `n` lanes and `weights` every row asked for); unaligned loads and stores
-        // need no alignment.
-        unsafe {
-            let mut v = _mm256_loadu_si256(input.as_ptr().add(c).cast());
-            for &a in added {
-                let w = _mm256_loadu_si256(weights.as_ptr().add(a as usize * n + c).cast());
-                v = _mm256_add_epi16(v, w);
-            }
-            for &r in removed {
-                let w = _mm256_loadu_si256(weights.as_ptr().add(r as usize * n + c).cast());
-                v = _mm256_sub_epi16(v, w);
-            }
-            _mm256_storeu_si256(out.as_mut_ptr().add(c).cast(), v);
-        }
-    }
-}
-// ANCHOR_END: update_avx2
-
 /// `Σ act(clamp(x, 0, QA)) · w` over both accumulators (`us` with `weights[..n]`, `them` with
 /// `weights[n..]`), in wrapping 32-bit arithmetic. SCReLU's square is formed as `(x·w)·x`: with
 /// `|w| ≤ 127` the product `x·w` fits in 16 bits, which is what lets the vector code multiply
@@ -145,9 +215,17 @@ pub fn output(
     match simd.0 {
         Path::Scalar => output_scalar(activation, us, them, weights),
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: only `Simd::avx2` makes this value, after it found AVX2 on this processor;
-        // lengths checked above.
-        Path::Avx2 => unsafe { output_avx2(activation, us, them, weights) },
+        // SAFETY: AVX2 was detected; lengths checked above.
+        Path::Avx2 => unsafe { x86::output_avx2(activation, us, them, weights) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512 F and BW and AVX2 were detected; lengths checked above.
+        Path::Avx512 => unsafe { x86::output_avx512(activation, us, them, weights) },
+        #[cfg(all(target_arch = "aarch64", target_feature = "neon"))]
+        // SAFETY: the target has NEON; lengths checked above.
+        Path::Neon => unsafe { neon::output(activation, us, them, weights) },
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        // SAFETY: the module was built with SIMD128; lengths checked above.
+        Path::Simd128 => unsafe { wasm::output(activation, us, them, weights) },
     }
 }
 
@@ -170,57 +248,23 @@ fn output_scalar(activation: Activation, us: &[i16], them: &[i16], weights: &[i1
 }
 // ANCHOR_END: output_scalar
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn output_avx2(activation: Activation, us: &[i16], them: &[i16], weights: &[i16]) -> i32 {
-    use std::arch::x86_64::*;
-    let n = us.len();
-    let zero = _mm256_setzero_si256();
-    let qa = _mm256_set1_epi16(QA as i16);
-    let mut sum = _mm256_setzero_si256();
-    for (acc, offset) in [(us, 0), (them, n)] {
-        for c in (0..n).step_by(16) {
-            // SAFETY: `c + 16 <= n`, `acc` has `n` lanes and `weights` `2n` (checked by the
-            // caller); unaligned loads need no alignment.
-            unsafe {
-                let x = _mm256_loadu_si256(acc.as_ptr().add(c).cast());
-                let w = _mm256_loadu_si256(weights.as_ptr().add(offset + c).cast());
-                let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), qa);
-                let term = match activation {
-                    Activation::SCReLU => _mm256_madd_epi16(_mm256_mullo_epi16(v, w), v),
-                    Activation::CReLU => _mm256_madd_epi16(v, w),
-                };
-                sum = _mm256_add_epi32(sum, term);
-            }
-        }
-    }
-    // Add the eight 32-bit lanes.
-    let hi = _mm256_extracti128_si256::<1>(sum);
-    let s = _mm_add_epi32(_mm256_castsi256_si128(sum), hi);
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b01_00_11_10>(s));
-    let s = _mm_add_epi32(s, _mm_shuffle_epi32::<0b10_11_00_01>(s));
-    _mm_cvtsi128_si32(s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use chess::rng::Rng;
 
-    #[test]
-    fn avx2_equals_scalar_bit_for_bit() {
-        let Some(simd) = Simd::avx2() else {
-            // Nothing to compare on this processor: say so where the test output shows it.
-            eprintln!("SKIPPED avx2_equals_scalar_bit_for_bit: this processor has no AVX2");
-            return;
-        };
-        assert_eq!(simd.name(), "AVX2");
-        assert!(!simd.is_scalar());
+    /// Random accumulators and weights of every width from 16 to 128 (so that a width that is
+    /// not a multiple of 32 exercises the AVX-512 code's tail), extreme values included so that
+    /// wrapping is exercised: `simd` must give what the plain code gives.
+    fn equals_scalar(simd: Simd) {
+        assert!(
+            !simd.is_scalar(),
+            "the comparison must not be scalar with scalar"
+        );
         let mut rng = Rng::new(1);
         for trial in 0..200 {
             let n = 16 * (1 + trial % 8);
             let rows = 40;
-            // Extreme values too, so that wrapping is exercised.
             let mut r = || match rng.next_u64() % 8 {
                 0 => i16::MAX,
                 1 => i16::MIN,
@@ -234,15 +278,78 @@ mod tests {
             let mut b = vec![0; n];
             update(Simd::SCALAR, &mut a, &input, &weights, &added, &removed);
             update(simd, &mut b, &input, &weights, &added, &removed);
-            assert_eq!(a, b);
+            assert_eq!(a, b, "{} n={n}", simd.name());
             let w2: Vec<i16> = weights[..2 * n].iter().map(|w| w % 128).collect();
             for act in [Activation::SCReLU, Activation::CReLU] {
                 assert_eq!(
                     output(Simd::SCALAR, act, &a, &input, &w2),
                     output(simd, act, &a, &input, &w2),
-                    "{act:?} n={n}"
+                    "{} {act:?} n={n}",
+                    simd.name()
                 );
             }
+        }
+    }
+
+    /// Nothing to compare on this processor: say so where the test output shows it.
+    fn skipped(test: &str, what: &str) {
+        eprintln!("SKIPPED {test}: this processor has no {what}");
+    }
+
+    #[test]
+    fn avx2_equals_scalar_bit_for_bit() {
+        match Simd::avx2() {
+            Some(simd) => {
+                assert_eq!(simd.name(), "AVX2");
+                equals_scalar(simd);
+            }
+            None => skipped("avx2_equals_scalar_bit_for_bit", "AVX2"),
+        }
+    }
+
+    #[test]
+    fn avx512_equals_scalar_bit_for_bit() {
+        match Simd::avx512() {
+            Some(simd) => {
+                assert_eq!(simd.name(), "AVX512");
+                equals_scalar(simd);
+            }
+            None => skipped("avx512_equals_scalar_bit_for_bit", "AVX-512 F and BW"),
+        }
+    }
+
+    /// NEON on 64-bit ARM, SIMD128 in a WebAssembly build with it: the path [`Simd::vector`]
+    /// picks on other targets than x86-64 (where the tests above cover it).
+    #[test]
+    fn the_vector_path_equals_scalar_bit_for_bit() {
+        match Simd::vector() {
+            Some(simd) => {
+                // The target's own instructions, not another family's.
+                let expected = if cfg!(target_arch = "aarch64") {
+                    "NEON"
+                } else if cfg!(target_arch = "wasm32") {
+                    "SIMD128"
+                } else {
+                    "AVX2"
+                };
+                assert_eq!(simd.name(), expected);
+                equals_scalar(simd);
+            }
+            None => skipped("the_vector_path_equals_scalar_bit_for_bit", "vector path"),
+        }
+    }
+
+    #[test]
+    fn a_path_is_named_only_where_the_processor_has_it() {
+        assert_eq!(Simd::named("scalar"), Some(Simd::SCALAR));
+        assert_eq!(Simd::named("avx2"), Simd::avx2());
+        assert_eq!(Simd::named("AVX512"), Simd::avx512());
+        assert_eq!(Simd::named("mmx"), None);
+        for simd in [Simd::avx2(), Simd::avx512(), Simd::vector()]
+            .into_iter()
+            .flatten()
+        {
+            assert_eq!(Simd::named(simd.name()), Some(simd));
         }
     }
 }

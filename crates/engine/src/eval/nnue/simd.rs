@@ -29,6 +29,22 @@ mod x86;
 /// [`Simd::avx2`], [`Simd::avx512`], [`Simd::vector`]) ask the processor first, or exist only in
 /// a build whose target guarantees the instructions. That is what lets the safe [`update`] and
 /// [`output`] run vector code on it.
+///
+/// Outside this module no other value can be made, nor a path read out of one and put back:
+///
+/// ```compile_fail
+/// use engine::eval::nnue::Simd;
+/// let plain = Simd::SCALAR;
+/// let copied = Simd(plain.0); // the field is private: does not compile
+/// ```
+///
+/// while the constructors that check do:
+///
+/// ```
+/// use engine::eval::nnue::Simd;
+/// let fastest = Simd::detect();
+/// assert!(Simd::SCALAR == Simd::SCALAR && fastest == Simd::detect());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Simd(Path);
 

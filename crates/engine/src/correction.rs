@@ -298,16 +298,24 @@ mod tests {
 
         // Ten centipawns into the pawn table alone: the correction is ten centipawns at full
         // weight, five at half weight, and nothing with the table switched off.
+        let no_table = Techniques {
+            pawn_correction: false,
+            non_pawn_correction: false,
+            minor_correction: false,
+            major_correction: false,
+            continuation_correction: false,
+            ..Techniques::default()
+        };
         let pawn_only = Techniques {
             pawn_correction: true,
-            ..Techniques::default()
+            ..no_table
         };
         tables.update(&pos, [None; 2], &pawn_only, 10 * CORRECTION_GRAIN);
         assert_eq!(tables.correction(&pos, [None; 2], &t, &p), 10);
         p.pawn_correction_weight = 512;
         assert_eq!(tables.correction(&pos, [None; 2], &t, &p), 5);
         assert_eq!(
-            tables.correction(&pos, [None; 2], &Techniques::default(), &p),
+            tables.correction(&pos, [None; 2], &no_table, &p),
             0
         );
         // The other side to move has an entry of its own.

@@ -3,12 +3,12 @@
 // `command`, so the worker is busy meanwhile; the page is not, because this is a worker.
 //
 // Messages in:  { id, line, stream }  one UCI line; with `stream`, output is sent as it comes.
-// Messages out: { type: 'ready', techniques }     the engine is loaded
+// Messages out: { type: 'ready', techniques, stages } the engine is loaded
 //               { type: 'failed', error }          it could not be loaded
 //               { type: 'output', id, text }       a piece of output, while a line runs
 //               { type: 'done', id, output, error } the line's whole output (error: it crashed)
 
-import init, { Engine, techniques } from './pkg/web.js';
+import init, { Engine, stages, techniques } from './pkg/web.js';
 
 let engine = null;
 let broken = null;
@@ -16,7 +16,7 @@ let broken = null;
 const loading = init()
   .then(() => {
     engine = new Engine();
-    postMessage({ type: 'ready', techniques: techniques() });
+    postMessage({ type: 'ready', techniques: techniques(), stages: stages() });
   })
   .catch((e) => {
     broken = `the engine could not be loaded (${e}); build it with scripts/web-build`;

@@ -6,7 +6,8 @@ clicks the page's own controls as a reader would and checks what the engine answ
 - the legal moves of the start position appear on the board, and a move is played by clicking;
 - cb2026 replies, for a few moves;
 - the same search twice counts the same nodes, a technique switched off counts other nodes, and
-  switched on again the first count comes back;
+  switched on again the first count comes back; the engine of a stage of the book checks its
+  switches and counts other nodes, and the full engine again counts the first;
 - the search tree is drawn; a position set up from a FEN is shown with its legal moves;
 - a game as Black turns the board and starts with cb2026's move; a take-back undoes a move pair;
 - the network runs the code path the module was built for (SIMD128 by default, `--simd scalar`
@@ -213,6 +214,20 @@ def run(browser, page, screenshot, simd):
     check(stats_on != stats_off and stats_off.strip(), "and the stats")
     browser.click("input[data-technique=null_move]")
     check(analyse(browser) == first, "switched on again, the first count comes back")
+
+    browser.click("#stage option[value='12']")
+    wait_for(browser, "the stage", "document.getElementById('log').textContent"
+             ".includes('stage = 12')")
+    boxes = browser.js("return [...document.querySelectorAll('#techniques input')]"
+                       ".filter((c) => c.checked).map((c) => c.dataset.technique);")
+    check("null_move" in boxes and "lmr" not in boxes and "nnue" not in boxes,
+          f"stage 12 checks its switches, null move but not LMR nor the network: {boxes}")
+    twelve = analyse(browser)
+    check(twelve != first, f"the engine of stage 12 counts other nodes: {first} -> {twelve}")
+    browser.click("#stage option[value='full']")
+    wait_for(browser, "the full engine", "document.getElementById('log').textContent"
+             ".includes('stage = full')")
+    check(analyse(browser) == first, "the full engine again, the first count comes back")
 
     browser.click("#draw-tree")
     nodes = wait_for(browser, "the search tree",

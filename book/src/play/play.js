@@ -16,7 +16,7 @@ worker.onmessage = (event) => {
   const m = event.data;
   if (m.type === 'ready') {
     $('simd').textContent = m.simd;
-    onReady(m.techniques);
+    onReady(m);
   } else if (m.type === 'failed') {
     fail(m.error);
   } else if (m.type === 'output') {
@@ -292,6 +292,31 @@ function drawTechniques(list) {
   }
 }
 
+// ---- The book's stages: a preset of every switch (`set stage N`). ----
+
+function drawStages(list) {
+  const select = $('stage');
+  const switchedOn = new Map();
+  for (const row of list.split('\n').filter(Boolean)) {
+    const [value, title, on] = row.split('\t');
+    switchedOn.set(value, new Set(on.split(',').filter(Boolean)));
+    const option = document.createElement('option');
+    option.value = value;
+    option.textContent = value === 'full' ? `the full engine (${title})` : `stage ${value}: ${title}`;
+    select.append(option);
+  }
+  select.addEventListener('change', async () => {
+    const answer = await send(`set stage ${select.value}`);
+    log(answer.trim());
+    if (answer.startsWith('info string error')) return;
+    // The engine took the stage's switches: the check boxes show them.
+    const on = switchedOn.get(select.value);
+    for (const check of document.querySelectorAll('#techniques input[data-technique]')) {
+      check.checked = on.has(check.dataset.technique);
+    }
+  });
+}
+
 // ---- The search tree of the current position. ----
 
 async function tree(format) {
@@ -359,7 +384,8 @@ function wire() {
 }
 
 wire();
-ready.then(async (list) => {
-  drawTechniques(list);
+ready.then(async ({ techniques, stages }) => {
+  drawTechniques(techniques);
+  drawStages(stages);
   await newGame('w', null);
 });

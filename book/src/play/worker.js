@@ -3,13 +3,13 @@
 // `command`, so the worker is busy meanwhile; the page is not, because this is a worker.
 //
 // Messages in:  { id, line, stream }  one UCI line; with `stream`, output is sent as it comes.
-// Messages out: { type: 'ready', techniques, simd } the engine is loaded (simd: the network's
-//                                                  code path, SIMD128 or scalar)
+// Messages out: { type: 'ready', techniques, stages, simd } the engine is loaded (simd: the
+//                                                  network's code path, SIMD128 or scalar)
 //               { type: 'failed', error }          it could not be loaded
 //               { type: 'output', id, text }       a piece of output, while a line runs
 //               { type: 'done', id, output, error } the line's whole output (error: it crashed)
 
-import init, { Engine, simd, techniques } from './pkg/web.js';
+import init, { Engine, simd, stages, techniques } from './pkg/web.js';
 
 let engine = null;
 let broken = null;
@@ -17,7 +17,7 @@ let broken = null;
 const loading = init()
   .then(() => {
     engine = new Engine();
-    postMessage({ type: 'ready', techniques: techniques(), simd: simd() });
+    postMessage({ type: 'ready', techniques: techniques(), stages: stages(), simd: simd() });
   })
   .catch((e) => {
     broken = `the engine could not be loaded (${e}); build it with scripts/web-build`;

@@ -6,6 +6,7 @@
 //! worker and not on the page. The protocol is the binary's own: the same [`uci::Session`] reads
 //! the lines, only its output goes to the page instead of stdout.
 
+use engine::stages::Stage;
 use engine::techniques::TECHNIQUES;
 use wasm_bindgen::prelude::*;
 
@@ -62,4 +63,23 @@ pub fn techniques() -> String {
 #[wasm_bindgen]
 pub fn simd() -> String {
     engine::eval::nnue::Simd::detect().name().to_string()
+}
+
+/// The values of the `Stage` option, the full engine first, one per line: the value (`full` or a
+/// stage number), its title and the techniques it switches on (comma-separated), separated by
+/// tabs; for the page's stage selector, which sets the check boxes to match.
+#[wasm_bindgen]
+pub fn stages() -> String {
+    Stage::choices()
+        .iter()
+        .map(|&stage| {
+            let switches = stage.techniques();
+            let on: Vec<&str> = TECHNIQUES
+                .iter()
+                .filter(|t| switches.get(t.name) == Some(true))
+                .map(|t| t.name)
+                .collect();
+            format!("{stage}\t{}\t{}\n", stage.title(), on.join(","))
+        })
+        .collect()
 }

@@ -183,14 +183,30 @@ fn vector_code_equals_plain_code() {
     }
 }
 
-#[test]
-fn avx512_code_equals_plain_code() {
-    let Some(avx512) = Simd::avx512() else {
-        eprintln!("SKIPPED avx512_code_equals_plain_code: this processor has no AVX-512 F and BW");
+/// One x86-64 path, named `name`, against the plain code, or a line saying that the test of
+/// that name had nothing to compare on this processor (which lacks `what`).
+fn x86_path_equals_plain_code(test: &str, path: Option<Simd>, name: &str, what: &str) {
+    let Some(simd) = path else {
+        eprintln!("SKIPPED {test}: this processor has no {what}");
         return;
     };
-    assert_eq!(avx512.name(), "AVX512");
-    vector_path_equals_plain_code(avx512);
+    assert_eq!(simd.name(), name);
+    vector_path_equals_plain_code(simd);
+}
+
+#[test]
+fn avx2_code_equals_plain_code() {
+    x86_path_equals_plain_code("avx2_code_equals_plain_code", Simd::avx2(), "AVX2", "AVX2");
+}
+
+#[test]
+fn avx512_code_equals_plain_code() {
+    x86_path_equals_plain_code(
+        "avx512_code_equals_plain_code",
+        Simd::avx512(),
+        "AVX512",
+        "AVX-512 F and BW",
+    );
 }
 
 #[test]

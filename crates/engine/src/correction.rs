@@ -314,10 +314,7 @@ mod tests {
         assert_eq!(tables.correction(&pos, [None; 2], &t, &p), 10);
         p.pawn_correction_weight = 512;
         assert_eq!(tables.correction(&pos, [None; 2], &t, &p), 5);
-        assert_eq!(
-            tables.correction(&pos, [None; 2], &no_table, &p),
-            0
-        );
+        assert_eq!(tables.correction(&pos, [None; 2], &no_table, &p), 0);
         // The other side to move has an entry of its own.
         let after_nf3 = {
             let mut child = pos.clone();

@@ -8,19 +8,14 @@ use engine::{
     HceEvaluator, Limits, Note, Params, SearchOptions, TECHNIQUES, Techniques, ThreadPool,
     TranspositionTable,
 };
-use std::path::Path;
 use std::sync::Arc;
+
+mod bundles;
+use bundles::bundle;
 
 /// The switches of stage 20's evaluation corrections, as the match runners' bundle lists them.
 fn stage_20() -> Vec<String> {
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scripts/bundles/stage-20-corrections");
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .map(|line| line.trim().to_string())
-        .collect()
+    bundle("stage-20-corrections")
 }
 
 fn stage_20_on() -> Techniques {

@@ -10,6 +10,9 @@ use engine::{
 };
 use std::sync::Arc;
 
+mod bundles;
+use bundles::bundle;
+
 const STAGE_20: [&str; 5] = [
     "history_bonus_malus",
     "hindsight",
@@ -133,19 +136,6 @@ fn all_on_every_reported_line_is_legal() {
             assert!(legal_line(&pos, line), "{fen}: {line:?}");
         }
     }
-}
-
-/// The names a bundle file of scripts/bundles lists, one a line, `#` lines left out.
-fn bundle(name: &str) -> Vec<String> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../scripts/bundles")
-        .join(name);
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
-        .map(|line| line.trim().to_string())
-        .collect()
 }
 
 #[test]

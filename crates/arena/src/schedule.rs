@@ -46,7 +46,7 @@ impl Schedule {
         let pair = i / 2;
         let pairing = (pair % pairings) as usize;
         let opponent = pairing + 1;
-        let (white, black) = if i % 2 == 0 {
+        let (white, black) = if i.is_multiple_of(2) {
             (0, opponent)
         } else {
             (opponent, 0)

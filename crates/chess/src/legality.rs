@@ -109,10 +109,10 @@ impl Position {
         if self.checkers.has_many() {
             return false;
         }
-        if let Some(checker) = self.checkers.single() {
-            if !(between(king, checker) | Bitboard::from_square(checker)).contains(to) {
-                return false;
-            }
+        if let Some(checker) = self.checkers.single()
+            && !(between(king, checker) | Bitboard::from_square(checker)).contains(to)
+        {
+            return false;
         }
         !self.pinned.contains(from) || line(king, from).contains(to)
     }

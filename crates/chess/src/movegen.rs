@@ -180,10 +180,10 @@ impl Position {
 
         if QUIETS && self.checkers.is_empty() && self.castling.any() {
             for side in CastleSide::ALL {
-                if let Some(rook) = self.castling.rook_square(us, side) {
-                    if self.castling_is_legal(king, rook, side) {
-                        sink.single(Move::castle(king, rook));
-                    }
+                if let Some(rook) = self.castling.rook_square(us, side)
+                    && self.castling_is_legal(king, rook, side)
+                {
+                    sink.single(Move::castle(king, rook));
                 }
             }
         }

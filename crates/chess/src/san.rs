@@ -128,15 +128,14 @@ impl Position {
         };
         // A promotion at the end: `e8=Q` or `e8Q`.
         let mut promotion = None;
-        if let Some(last) = rest.chars().last() {
-            if let Some(
+        if let Some(last) = rest.chars().last()
+            && let Some(
                 p @ (PieceType::Knight | PieceType::Bishop | PieceType::Rook | PieceType::Queen),
             ) = PieceType::from_char(last).filter(|_| last.is_ascii_uppercase())
-            {
-                promotion = Some(p);
-                rest = &rest[..rest.len() - 1];
-                rest = rest.strip_suffix('=').unwrap_or(rest);
-            }
+        {
+            promotion = Some(p);
+            rest = &rest[..rest.len() - 1];
+            rest = rest.strip_suffix('=').unwrap_or(rest);
         }
         if rest.len() < 2 {
             return Err(malformed());

@@ -41,10 +41,10 @@ fn check(name: &str, mode: CastlingMode, limit: u64, part: Option<(usize, usize)
     let mut checked = 0;
     let mut failures = Vec::new();
     for (i, case) in cases.iter().enumerate() {
-        if let Some((index, parts)) = part {
-            if i % parts != index {
-                continue;
-            }
+        if let Some((index, parts)) = part
+            && i % parts != index
+        {
+            continue;
         }
         let pos = Position::from_fen_with(&case.fen, mode)
             .unwrap_or_else(|e| panic!("{name} line {}: {e}", i + 1));

@@ -96,10 +96,10 @@ fn noisy_score(pos: &Position, mv: Move, ctx: &OrderingContext) -> i32 {
     if ctx.techniques.mvv_lva {
         score += 128 * mvv_lva(pos, mv);
     }
-    if ctx.techniques.capture_history {
-        if let (Some(piece), Some(victim)) = (pos.piece_at(mv.from()), captured(pos, mv)) {
-            score += ctx.histories.capture.get(piece, mv.to(), victim) / 8;
-        }
+    if ctx.techniques.capture_history
+        && let (Some(piece), Some(victim)) = (pos.piece_at(mv.from()), captured(pos, mv))
+    {
+        score += ctx.histories.capture.get(piece, mv.to(), victim) / 8;
     }
     score
 }
@@ -110,12 +110,12 @@ pub fn quiet_score(pos: &Position, mv: Move, ctx: &OrderingContext) -> i32 {
     if ctx.techniques.history {
         score += ctx.histories.quiet.get(pos.side_to_move(), mv);
     }
-    if ctx.techniques.continuation_history {
-        if let Some(piece) = pos.piece_at(mv.from()) {
-            let now = PieceTo { piece, to: mv.to() };
-            for before in ctx.previous.into_iter().flatten() {
-                score += ctx.histories.continuation.get(before, now);
-            }
+    if ctx.techniques.continuation_history
+        && let Some(piece) = pos.piece_at(mv.from())
+    {
+        let now = PieceTo { piece, to: mv.to() };
+        for before in ctx.previous.into_iter().flatten() {
+            score += ctx.histories.continuation.get(before, now);
         }
     }
     score

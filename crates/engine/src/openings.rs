@@ -223,7 +223,7 @@ mod tests {
         let mut calls = 0;
         let score = |p: &Position| {
             calls += 1;
-            Some(if p.hash() % 3 == 0 { 500 } else { 0 })
+            Some(if p.hash().is_multiple_of(3) { 500 } else { 0 })
         };
         let refused =
             generate(&[], &settings, 50, 1, score, |p| assert!(p.hash() % 3 != 0)).unwrap();

@@ -104,7 +104,7 @@ fn incremental_equals_scratch_over_random_games() {
         for _ in 0..160 {
             let ply = line.len() - 1;
             let pos = line[ply].clone();
-            if rng.next_u64() % 3 != 0 {
+            if !rng.next_u64().is_multiple_of(3) {
                 assert_eq!(
                     evaluator.evaluate(&pos, ply),
                     scratch(&net, &pos),
@@ -114,7 +114,7 @@ fn incremental_equals_scratch_over_random_games() {
                 checked += 1;
             }
             let moves = pos.legal_moves();
-            let back = rng.next_u64() % 5 == 0 && ply > 0;
+            let back = rng.next_u64().is_multiple_of(5) && ply > 0;
             if moves.is_empty() || back || ply >= 100 {
                 line.pop();
                 if line.is_empty() {
@@ -123,7 +123,7 @@ fn incremental_equals_scratch_over_random_games() {
                 continue;
             }
             let mut child = pos.clone();
-            if !pos.is_check() && rng.next_u64() % 10 == 0 {
+            if !pos.is_check() && rng.next_u64().is_multiple_of(10) {
                 child.make_null_move();
             } else {
                 let mv: Move = moves[(rng.next_u64() % moves.len() as u64) as usize];

@@ -50,10 +50,10 @@ fn random_position(rng: &mut Rng, white: &str, black: &str) -> Position {
         .chain(black.chars().map(|c| c.to_ascii_lowercase()))
         .collect();
     loop {
-        if let Some(pos) = common::random_placement(rng, &pieces) {
-            if pos.has_legal_moves() {
-                return pos;
-            }
+        if let Some(pos) = common::random_placement(rng, &pieces)
+            && pos.has_legal_moves()
+        {
+            return pos;
         }
     }
 }

@@ -23,7 +23,7 @@ fn random_position(rng: &mut Rng) -> Position {
         let mut pieces = vec!['K', 'k'];
         for _ in 0..1 + rng.next_u64() % 2 {
             let c = PIECES[(rng.next_u64() % 5) as usize];
-            pieces.push(if rng.next_u64() % 2 == 0 {
+            pieces.push(if rng.next_u64().is_multiple_of(2) {
                 c
             } else {
                 c.to_ascii_lowercase()

@@ -152,7 +152,7 @@ fn read_config(r: &mut Reader) -> Result<(Config, Vec<FileUsed>), String> {
         });
     }
     let hidden = r.u32()? as usize;
-    if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
         return Err(format!("a first layer of {hidden} neurons"));
     }
     let activation = match r.u32()? {

@@ -111,7 +111,7 @@ impl Config {
     /// A value the trainer cannot work with, with what is wrong.
     pub fn validate(&self) -> Result<(), String> {
         let h = self.hidden;
-        if h == 0 || h % 16 != 0 || h > MAX_HIDDEN {
+        if h == 0 || !h.is_multiple_of(16) || h > MAX_HIDDEN {
             return Err(format!(
                 "--hidden {h}: must be a multiple of 16 from 16 to {MAX_HIDDEN}"
             ));

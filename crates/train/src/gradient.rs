@@ -340,7 +340,7 @@ fn dispatch<const B: usize>(
     work: &mut Work,
     backward: bool,
 ) -> f64 {
-    if net.hidden % B == 0 {
+    if net.hidden.is_multiple_of(B) {
         by_activation::<B>(net, obj, samples, order, weight, work, backward)
     } else {
         by_activation::<LANES>(net, obj, samples, order, weight, work, backward)
@@ -387,7 +387,10 @@ fn dispatch_avx2(
 fn check_shapes(isa: Isa, net: &FloatNetwork, work: &Work) {
     assert!(isa.is_supported(), "{} is not supported here", isa.name());
     let h = net.hidden;
-    assert!(h > 0 && h % LANES == 0, "a first layer of {h} neurons");
+    assert!(
+        h > 0 && h.is_multiple_of(LANES),
+        "a first layer of {h} neurons"
+    );
     let buckets = net.buckets;
     assert!(net.w1.len() == INPUTS * h && net.b1.len() == h);
     assert!(buckets >= 1 && net.w2.len() == buckets * 2 * h && net.b2.len() == buckets);

@@ -10,7 +10,7 @@ use engine::eval::nnue::inputs::INPUTS;
 /// keeps the accumulators of a position's ~30 active inputs well inside the activation's
 /// `0..1` range, where its slope is not zero.
 pub fn random(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> FloatNetwork {
-    assert!(hidden > 0 && hidden % LANES == 0);
+    assert!(hidden > 0 && hidden.is_multiple_of(LANES));
     let mut state = seed;
     let mut uniform = |limit: f32| {
         let u = (chess::rng::splitmix(&mut state) >> 40) as f32 / (1u64 << 24) as f32;

@@ -55,11 +55,11 @@ impl SearchReport {
     /// Sends `bestmove` for `result`, after a last `info` line if the last one sent for the best
     /// line does not begin with the move played.
     pub fn finish(&mut self, result: &SearchResult) {
-        if let (Some(best), Some(last)) = (result.best_move, &self.last_best) {
-            if last.pv.first() != Some(&best) {
-                let closing = self.closing_line(best, result, last);
-                self.send(&closing);
-            }
+        if let (Some(best), Some(last)) = (result.best_move, &self.last_best)
+            && last.pv.first() != Some(&best)
+        {
+            let closing = self.closing_line(best, result, last);
+            self.send(&closing);
         }
         say!(
             "{}",

@@ -54,10 +54,10 @@ impl<E: Evaluator> Worker<E> {
             if t.killers {
                 h.killers.add(ply, best);
             }
-            if t.countermove {
-                if let Some(before) = previous[0] {
-                    h.countermoves.set(before, best);
-                }
+            if t.countermove
+                && let Some(before) = previous[0]
+            {
+                h.countermoves.set(before, best);
             }
             if t.history {
                 h.quiet.update(side, best, quiet.bonus);

@@ -239,10 +239,10 @@ impl<E: Evaluator> Worker<E> {
             })
             .collect();
         // The hash move from an earlier search goes first.
-        if let Some(tt_move) = self.tt.probe(pos.hash()).and_then(|e| e.mv) {
-            if let Some(i) = self.root_moves.iter().position(|rm| rm.mv == tt_move) {
-                self.root_moves[..=i].rotate_right(1);
-            }
+        if let Some(tt_move) = self.tt.probe(pos.hash()).and_then(|e| e.mv)
+            && let Some(i) = self.root_moves.iter().position(|rm| rm.mv == tt_move)
+        {
+            self.root_moves[..=i].rotate_right(1);
         }
         self.start_tablebases(pos, options.tablebases.as_ref());
     }
@@ -332,10 +332,10 @@ impl<E: Evaluator> Worker<E> {
             rm.score
         };
         // With the root in the tablebases, their result is the score until a mate is found.
-        if let Some(tb_score) = self.tablebases.root_score {
-            if !is_mate(score) {
-                score = tb_score;
-            }
+        if let Some(tb_score) = self.tablebases.root_score
+            && !is_mate(score)
+        {
+            score = tb_score;
         }
         Info {
             depth,

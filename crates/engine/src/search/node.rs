@@ -209,13 +209,14 @@ impl<E: Evaluator> Worker<E> {
         // ANCHOR: tt_probe
         // 8: transposition table: a deep enough result for this position may settle the node.
         let tt_entry = if N::ROOT { None } else { self.probe_tt(pos) };
-        if let Some(entry) = tt_entry {
-            if !pv_node && excluded.is_none() && entry.depth >= depth {
-                if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
-                    self.note_node(Note::TtCutoff);
-                    return score;
-                }
-            }
+        if let Some(entry) = tt_entry
+            && !pv_node
+            && excluded.is_none()
+            && entry.depth >= depth
+            && let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta)
+        {
+            self.note_node(Note::TtCutoff);
+            return score;
         }
         let tt_move = tt_entry.and_then(|e| e.mv);
         let tt_pv = pv_node || tt_entry.is_some_and(|e| e.tt_pv);
@@ -408,10 +409,9 @@ impl<E: Evaluator> Worker<E> {
             && ply > 0
             && self.stack[ply - 1].moved.is_some()
             && has_pieces(pos)
+            && let Some(score) = self.null_move(pos, here(depth, alpha, beta), eval, pv)
         {
-            if let Some(score) = self.null_move(pos, here(depth, alpha, beta), eval, pv) {
-                return score;
-            }
+            return score;
         }
 
         // M5: ProbCut (off by default): a good capture that clears beta by a margin in a much

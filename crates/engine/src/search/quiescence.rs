@@ -79,13 +79,12 @@ impl<E: Evaluator> Worker<E> {
 
         // ANCHOR: qs_tt
         let tt_entry = self.probe_tt(pos);
-        if let Some(entry) = tt_entry {
-            if !pv_node {
-                if let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta) {
-                    self.note_node(Note::TtCutoff);
-                    return score;
-                }
-            }
+        if let Some(entry) = tt_entry
+            && !pv_node
+            && let Some(score) = tt_cutoff_score(&entry, ply, alpha, beta)
+        {
+            self.note_node(Note::TtCutoff);
+            return score;
         }
         // ANCHOR_END: qs_tt
 

@@ -53,20 +53,20 @@ impl<E: Evaluator> Worker<E> {
             return;
         };
         let cardinality = probing.cardinality();
-        if pos.occupied().count() <= cardinality {
-            if let Some((wdl, keep)) = probing.tables.root_moves(pos, probing.fifty_move_rule) {
-                let holds = |rm: &RootMove| keep.contains(&rm.mv);
-                // `searchmoves` may have left none of them: then it has the last word.
-                if self.root_moves.iter().any(holds) {
-                    if self.is_main() {
-                        let probed = self.root_moves.len() as u64;
-                        self.signals.tb_hits.fetch_add(probed, Ordering::Relaxed);
-                    }
-                    self.root_moves.retain(holds);
-                    let (score, _) = tablebase_score(wdl, 0, probing.fifty_move_rule);
-                    self.tablebases.root_score = Some(score);
-                    return;
+        if pos.occupied().count() <= cardinality
+            && let Some((wdl, keep)) = probing.tables.root_moves(pos, probing.fifty_move_rule)
+        {
+            let holds = |rm: &RootMove| keep.contains(&rm.mv);
+            // `searchmoves` may have left none of them: then it has the last word.
+            if self.root_moves.iter().any(holds) {
+                if self.is_main() {
+                    let probed = self.root_moves.len() as u64;
+                    self.signals.tb_hits.fetch_add(probed, Ordering::Relaxed);
                 }
+                self.root_moves.retain(holds);
+                let (score, _) = tablebase_score(wdl, 0, probing.fifty_move_rule);
+                self.tablebases.root_score = Some(score);
+                return;
             }
         }
         self.tablebases.probing = Some(probing.clone());

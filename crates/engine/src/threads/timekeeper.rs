@@ -110,10 +110,11 @@ impl Timekeeper {
         p: &Params,
         signals: &Signals,
     ) -> bool {
-        if let Some(moves) = self.mate {
-            if moves > 0 && score >= mate_in(2 * moves as usize - 1) {
-                return true;
-            }
+        if let Some(moves) = self.mate
+            && moves > 0
+            && score >= mate_in(2 * moves as usize - 1)
+        {
+            return true;
         }
         if signals.pondering.load(Ordering::Relaxed) || self.infinite {
             return false;

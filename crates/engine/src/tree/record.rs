@@ -282,10 +282,10 @@ impl TreeRecorder {
             if let Some(node) = self.current() {
                 node.iir = true;
             }
-        } else if let Some(outcome) = Outcome::ending(note) {
-            if let Some(node) = self.current() {
-                node.outcome = outcome;
-            }
+        } else if let Some(outcome) = Outcome::ending(note)
+            && let Some(node) = self.current()
+        {
+            node.outcome = outcome;
         }
     }
 

@@ -40,7 +40,7 @@ pub fn random_placement(rng: &mut Rng, pieces: &[char]) -> Option<Position> {
             fen.push('/');
         }
     }
-    fen.push_str(if rng.next_u64() % 2 == 0 {
+    fen.push_str(if rng.next_u64().is_multiple_of(2) {
         " w - - 0 1"
     } else {
         " b - - 0 1"

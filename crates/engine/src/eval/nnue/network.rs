@@ -219,7 +219,7 @@ pub const fn header_is_valid(bytes: &[u8]) -> bool {
     version >= FIRST_VERSION
         && version <= VERSION
         && hidden > 0
-        && hidden % 16 == 0
+        && hidden.is_multiple_of(16)
         && hidden <= MAX_HIDDEN
         && description <= MAX_DESCRIPTION
         && buckets >= 1
@@ -291,7 +291,7 @@ impl Network {
             ));
         }
         let hidden = u32_at(bytes, 12) as usize;
-        if hidden == 0 || hidden % 16 != 0 || hidden > MAX_HIDDEN {
+        if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
             return err(format!(
                 "a first layer of {hidden} neurons (must be a multiple of 16 up to {MAX_HIDDEN})"
             ));

@@ -176,7 +176,7 @@ pub fn update(
     removed: &[u16],
 ) {
     let n = out.len();
-    assert!(input.len() == n && n % 16 == 0);
+    assert!(input.len() == n && n.is_multiple_of(16));
     let max_row = added.iter().chain(removed).copied().max().unwrap_or(0) as usize;
     assert!(weights.len() >= (max_row + 1) * n);
     // In every arm: the path's value was made only where its instructions are available (see
@@ -228,7 +228,7 @@ pub fn output(
     weights: &[i16],
 ) -> i32 {
     let n = us.len();
-    assert!(them.len() == n && weights.len() == 2 * n && n % 16 == 0);
+    assert!(them.len() == n && weights.len() == 2 * n && n.is_multiple_of(16));
     match simd.0 {
         Path::Scalar => output_scalar(activation, us, them, weights),
         #[cfg(target_arch = "x86_64")]

@@ -10,7 +10,7 @@ use engine::eval::nnue::{Network, NnueEvaluator, embedded};
 /// The score from scratch, by the reference code.
 fn scratch(net: &Network, pos: &Position) -> i32 {
     let (mut white, mut black) = (Vec::new(), Vec::new());
-    for_each_active(pos, |w, b| {
+    for_each_active(pos, &net.layout, |w, b| {
         white.push(w);
         black.push(b);
     });

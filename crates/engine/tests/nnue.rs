@@ -4,8 +4,7 @@
 
 use chess::rng::Rng;
 use chess::{CastlingMode, Move, Position};
-use engine::eval::nnue::inputs::INPUTS;
-use engine::eval::nnue::inputs::for_each_active;
+use engine::eval::nnue::inputs::{Layout, for_each_active};
 use engine::eval::nnue::network::{QA, QB, WEIGHT_LIMIT};
 use engine::eval::nnue::{Activation, Network, NnueEvaluator, Simd};
 use engine::eval::{EvalTrace, Evaluator, HceEvaluator};
@@ -16,13 +15,23 @@ use std::sync::{Arc, Mutex};
 
 /// A network with random weights of a realistic size, so that scores spread widely and any
 /// missed or doubled update shows. Eight output buckets where a test says so: the incremental
-/// evaluation picks its bucket from the position, the reference code from its inputs.
-fn random_net(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> Arc<Network> {
+/// evaluation picks its bucket from the position, the reference code from its inputs. King
+/// buckets and mirroring as `layout` says: the incremental evaluation rebuilds a view through
+/// its cache when the king changes bucket, the reference code starts from nothing.
+fn random_net(
+    hidden: usize,
+    activation: Activation,
+    buckets: usize,
+    layout: Layout,
+    seed: u64,
+) -> Arc<Network> {
     let mut rng = Rng::new(seed);
     let mut f = move |scale: f32| ((rng.next_u64() % 20_001) as f32 / 10_000.0 - 1.0) * scale;
     // Float weights rounded as `train` quantises them.
     let q = |w: f32, unit: i32| (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * unit as f32).round();
-    let w1 = (0..INPUTS * hidden).map(|_| q(f(0.3), QA) as i16).collect();
+    let w1 = (0..layout.inputs() * hidden)
+        .map(|_| q(f(0.3), QA) as i16)
+        .collect();
     let b1 = (0..hidden).map(|_| q(f(0.3) + 0.2, QA) as i16).collect();
     let w2 = (0..buckets * 2 * hidden)
         .map(|_| q(f(1.5), QB) as i16)
@@ -34,6 +43,7 @@ fn random_net(hidden: usize, activation: Activation, buckets: usize, seed: u64) 
         description: String::new(),
         hidden,
         activation,
+        layout,
         w1,
         b1,
         buckets,
@@ -53,7 +63,7 @@ fn mode(chess960: bool) -> CastlingMode {
 /// The score from scratch, by the reference code.
 fn scratch(net: &Network, pos: &Position) -> i32 {
     let (mut white, mut black) = (Vec::new(), Vec::new());
-    for_each_active(pos, |w, b| {
+    for_each_active(pos, &net.layout, |w, b| {
         white.push(w);
         black.push(b);
     });
@@ -89,9 +99,25 @@ const STARTS: &[(&str, CastlingMode)] = &[
     ),
 ];
 
+/// The layouts the tests run each check with: the plain inputs, four king buckets mirrored, and
+/// eight buckets without mirroring.
+fn layouts() -> [Layout; 3] {
+    [
+        Layout::PLAIN,
+        Layout::named(4, true).unwrap(),
+        Layout::named(8, false).unwrap(),
+    ]
+}
+
 #[test]
 fn incremental_equals_scratch_over_random_games() {
-    let net = random_net(64, Activation::SCReLU, 8, 1);
+    for layout in layouts() {
+        incremental_equals_scratch(layout);
+    }
+}
+
+fn incremental_equals_scratch(layout: Layout) {
+    let net = random_net(64, Activation::SCReLU, 8, layout, 1);
     let mut rng = Rng::new(2);
     let mut checked = 0;
     let mut evaluator = NnueEvaluator::new(net.clone());
@@ -135,13 +161,26 @@ fn incremental_equals_scratch_over_random_games() {
     }
     assert!(checked > 10_000, "{checked}");
     assert_eq!(evaluator.refreshes(), 0);
+    // With king buckets the random kings cross their buckets often: the cache's rebuilds are
+    // checked above like every other evaluation.
+    let rebuilds = evaluator.rebuilds();
+    if layout == Layout::PLAIN {
+        assert_eq!(rebuilds, 0);
+    } else {
+        assert!(rebuilds > 500, "{rebuilds} rebuilds in {layout:?}");
+    }
 }
 
 /// Every evaluation of 120 random plies from each start, through the vector path `fast` and
 /// through the plain code, gives the same score.
 fn vector_path_equals_plain_code(fast: Simd) {
-    for activation in [Activation::SCReLU, Activation::CReLU] {
-        let net = random_net(128, activation, 8, 3);
+    let shapes = [
+        (Activation::SCReLU, Layout::PLAIN),
+        (Activation::CReLU, Layout::PLAIN),
+        (Activation::SCReLU, Layout::named(4, true).unwrap()),
+    ];
+    for (activation, layout) in shapes {
+        let net = random_net(128, activation, 8, layout, 3);
         let mut fast = NnueEvaluator::with_simd(net.clone(), fast);
         let mut plain = NnueEvaluator::with_simd(net.clone(), Simd::SCALAR);
         // The two evaluators run different code: the comparison below is not scalar with scalar.
@@ -178,7 +217,7 @@ fn vector_code_equals_plain_code() {
     // The default evaluator takes the vector code where the processor has it (unless the
     // variable that forces a path for measurements says otherwise).
     if std::env::var_os(engine::eval::nnue::simd::FORCE_VARIABLE).is_none() {
-        let net = random_net(128, Activation::SCReLU, 8, 3);
+        let net = random_net(128, Activation::SCReLU, 8, Layout::PLAIN, 3);
         assert_eq!(NnueEvaluator::new(net).simd(), vector);
     }
 }
@@ -211,15 +250,17 @@ fn avx512_code_equals_plain_code() {
 
 #[test]
 fn a_position_and_its_colour_flipped_twin_score_the_same() {
-    let net = random_net(64, Activation::SCReLU, 8, 5);
-    let mut eval = NnueEvaluator::new(net.clone());
-    for &(fen, chess960) in BENCH_POSITIONS {
-        let pos = Position::from_fen_with(fen, mode(chess960)).unwrap();
-        let twin = pos.mirrored();
-        eval.reset(&pos);
-        let a = eval.evaluate(&pos, 0);
-        eval.reset(&twin);
-        assert_eq!(a, eval.evaluate(&twin, 0), "{fen}");
+    for layout in layouts() {
+        let net = random_net(64, Activation::SCReLU, 8, layout, 5);
+        let mut eval = NnueEvaluator::new(net.clone());
+        for &(fen, chess960) in BENCH_POSITIONS {
+            let pos = Position::from_fen_with(fen, mode(chess960)).unwrap();
+            let twin = pos.mirrored();
+            eval.reset(&pos);
+            let a = eval.evaluate(&pos, 0);
+            eval.reset(&twin);
+            assert_eq!(a, eval.evaluate(&twin, 0), "{fen}");
+        }
     }
 }
 
@@ -257,7 +298,13 @@ impl Evaluator for Checked {
 
 #[test]
 fn every_evaluation_of_a_real_search_is_exact() {
-    let net = random_net(64, Activation::SCReLU, 1, 6);
+    for layout in layouts() {
+        a_real_search_is_exact(layout);
+    }
+}
+
+fn a_real_search_is_exact(layout: Layout) {
+    let net = random_net(64, Activation::SCReLU, 1, layout, 6);
     let checked = Arc::new(AtomicU64::new(0));
     let wrong = Arc::new(Mutex::new(Vec::new()));
     let refreshes = Arc::new(AtomicU64::new(0));

@@ -1,6 +1,8 @@
-//! Where a training step's time goes: `cargo run --release -p train --example speed [HIDDEN]`.
-//! Times, on one thread, the forward pass alone, the forward and backward pass of a chunk, and
-//! whole steps (with the optimiser) on all threads, over synthetic positions of 26 pieces.
+//! Where a training step's time goes:
+//! `cargo run --release -p train --example speed [HIDDEN] [KING_BUCKETS]` (king buckets above 1
+//! are mirrored). Times, on one thread, the forward pass alone, the forward and backward pass of
+//! a chunk, and whole steps (with the optimiser) on all threads, over synthetic positions of 26
+//! pieces.
 
 use chess::rng::Rng;
 use chess::{Color, PieceType};
@@ -42,19 +44,31 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(128);
+    let king_buckets = std::env::args()
+        .nth(2)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1);
     let samples = positions(1 << 20);
     let config = Config {
         data: vec!["synthetic".into()],
         hidden,
+        king_buckets,
+        mirror: king_buckets > 1,
         ..Config::default()
     };
+    if let Err(e) = config.validate() {
+        eprintln!("speed: {e}");
+        return;
+    }
+    let layout = config.layout();
+    println!("{} inputs, {hidden} neurons", layout.inputs());
     let state = State::new(&config);
     let obj = config.objective();
     let ids: Vec<u32> = (0..samples.len() as u32).collect();
     let t = Instant::now();
     let mut check = 0usize;
     for s in &samples {
-        let i = std::hint::black_box(s).inputs();
+        let i = std::hint::black_box(s).inputs(&layout);
         check += i.ours[..i.len].iter().map(|&x| x as usize).sum::<usize>();
     }
     println!(
@@ -62,7 +76,7 @@ fn main() {
         samples.len() as f64 / t.elapsed().as_secs_f64() / 1e6
     );
     for isa in Isa::available() {
-        let mut work = Work::new(hidden, config.output_buckets);
+        let mut work = Work::new(hidden, config.output_buckets, layout.inputs());
         let t = Instant::now();
         for c in ids.chunks(CHUNK) {
             gradient::loss_sum(isa, &state.net, &obj, &samples, c, &mut work);

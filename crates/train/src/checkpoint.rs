@@ -6,7 +6,7 @@
 //! | bytes | what |
 //! |---|---|
 //! | 0..8 | `CB26TRCK` |
-//! | 8..12 | format version, 1 |
+//! | 8..12 | format version, 3 (2, without king buckets, is read too) |
 //! | 12..20 | a hash of everything after byte 32 (a damaged file is refused, not misread) |
 //! | 20..32 | zero |
 //! | 32.. | the configuration (data files with the bytes used and their hash, then every option); epochs done, steps taken, the shuffling generator's state; the history of epochs; the float weights (`w1`, `b1`, `w2`, `b2`); Adam's first moments and second moments in the same order |
@@ -20,12 +20,14 @@ use crate::data::{FileUsed, hash_bytes};
 use crate::optimiser::Moments;
 use crate::trainer::{EpochStats, State};
 use engine::eval::nnue::Activation;
-use engine::eval::nnue::inputs::INPUTS;
+use engine::eval::nnue::inputs::Layout;
 use engine::eval::nnue::network::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"CB26TRCK";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
+/// The version before king buckets and mirroring, still read (as a run without them).
+const PLAIN_VERSION: u32 = 2;
 const HEADER: usize = 32;
 
 /// The checkpoint's name in the output folder.
@@ -128,6 +130,8 @@ fn write_config(w: &mut Writer, c: &Config, files: &[FileUsed]) -> Result<(), St
     w.u32(c.hidden as u32);
     w.u32(c.activation as u32);
     w.u32(c.output_buckets as u32);
+    w.u32(c.king_buckets as u32);
+    w.u32(c.mirror as u32);
     w.u32(c.epochs);
     w.u64(c.batch as u64);
     w.f32(c.lr);
@@ -141,7 +145,7 @@ fn write_config(w: &mut Writer, c: &Config, files: &[FileUsed]) -> Result<(), St
     Ok(())
 }
 
-fn read_config(r: &mut Reader) -> Result<(Config, Vec<FileUsed>), String> {
+fn read_config(r: &mut Reader, version: u32) -> Result<(Config, Vec<FileUsed>), String> {
     let n = r.u32()?;
     let mut files = Vec::new();
     for _ in 0..n {
@@ -164,11 +168,25 @@ fn read_config(r: &mut Reader) -> Result<(Config, Vec<FileUsed>), String> {
     if !(1..=MAX_OUTPUT_BUCKETS).contains(&output_buckets) {
         return Err(format!("{output_buckets} output buckets"));
     }
+    let (king_buckets, mirror) = if version >= VERSION {
+        let k = r.u32()? as usize;
+        let m = match r.u32()? {
+            0 => false,
+            1 => true,
+            m => return Err(format!("a mirroring flag of {m}")),
+        };
+        Layout::named(k, m)?;
+        (k, m)
+    } else {
+        (1, false)
+    };
     let config = Config {
         data: files.iter().map(|f| f.path.clone()).collect(),
         hidden,
         activation,
         output_buckets,
+        king_buckets,
+        mirror,
         epochs: r.u32()?,
         batch: r.u64()? as usize,
         lr: r.f32()?,
@@ -232,7 +250,7 @@ impl Checkpoint {
         }
         let mut r = Reader { bytes, at: 8 };
         let version = r.u32()?;
-        if version != VERSION {
+        if version != VERSION && version != PLAIN_VERSION {
             return Err(format!("checkpoint version {version}, expected {VERSION}"));
         }
         let hash = r.u64()?;
@@ -244,7 +262,7 @@ impl Checkpoint {
             bytes: payload,
             at: 0,
         };
-        let (config, files) = read_config(&mut r)?;
+        let (config, files) = read_config(&mut r, version)?;
         let epoch = r.u32()?;
         let step = r.u64()?;
         let rng = r.u64()?;
@@ -266,10 +284,13 @@ impl Checkpoint {
             });
         }
         let (h, buckets) = (config.hidden, config.output_buckets);
+        let layout = config.layout();
+        let rows = layout.inputs();
         let net = FloatNetwork {
             hidden: h,
             activation: config.activation,
-            w1: r.floats(INPUTS * h)?,
+            layout,
+            w1: r.floats(rows * h)?,
             b1: r.floats(h)?,
             buckets,
             w2: r.floats(buckets * 2 * h)?,
@@ -277,7 +298,7 @@ impl Checkpoint {
         };
         let mut moments = || -> Result<Moments, String> {
             Ok(Moments {
-                w1: r.floats(INPUTS * h)?,
+                w1: r.floats(rows * h)?,
                 b1: r.floats(h)?,
                 w2: r.floats(buckets * 2 * h)?,
                 b2: r.floats(buckets)?,
@@ -343,6 +364,8 @@ mod tests {
             data: vec![PathBuf::from("a.games")],
             hidden: 16,
             output_buckets: 8,
+            king_buckets: 4,
+            mirror: true,
             ..Config::default()
         };
         let mut state = State::new(&config);

@@ -4,6 +4,7 @@
 use crate::loss::Objective;
 use crate::schedule::Schedule;
 use engine::eval::nnue::Activation;
+use engine::eval::nnue::inputs::Layout;
 use engine::eval::nnue::network::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use std::path::PathBuf;
 
@@ -16,6 +17,10 @@ pub struct Config {
     pub activation: Activation,
     /// Output buckets by the number of pieces (1: a single output).
     pub output_buckets: usize,
+    /// King buckets of the inputs: one of [`Layout::named`]'s maps (1: the plain inputs).
+    pub king_buckets: usize,
+    /// Mirror each view so that its king stands on files a-d.
+    pub mirror: bool,
     /// Epochs in all (a resumed run counts the ones already done).
     pub epochs: u32,
     /// Positions per optimiser step.
@@ -41,6 +46,8 @@ impl Default for Config {
             hidden: 128,
             activation: Activation::SCReLU,
             output_buckets: 1,
+            king_buckets: 1,
+            mirror: false,
             epochs: 10,
             batch: 16384,
             lr: 0.001,
@@ -79,7 +86,7 @@ impl Config {
             })
             .collect();
         format!(
-            "cb2026 train {}: train --data {} --hidden {} --activation {}{} --epochs {} --batch {} \
+            "cb2026 train {}: train --data {} --hidden {} --activation {}{}{} --epochs {} --batch {} \
              --lr {} --lr-drop-epoch {} --lr-gamma {} --wdl {} --scale {} --weight-decay {} \
              --validation {} --seed {}; epoch {epoch}; data: {}",
             env!("CARGO_PKG_VERSION"),
@@ -92,6 +99,11 @@ impl Config {
                 String::new()
             } else {
                 format!(" --output-buckets {}", self.output_buckets)
+            },
+            match (self.king_buckets, self.mirror) {
+                (1, false) => String::new(),
+                (k, false) => format!(" --king-buckets {k}"),
+                (k, true) => format!(" --king-buckets {k} --mirror"),
             },
             self.epochs,
             self.batch,
@@ -122,6 +134,8 @@ impl Config {
                 self.output_buckets
             ));
         }
+        Layout::named(self.king_buckets, self.mirror)
+            .map_err(|e| format!("--king-buckets {}: {e}", self.king_buckets))?;
         if self.batch == 0 {
             return Err("--batch must be at least 1".into());
         }
@@ -153,6 +167,11 @@ impl Config {
             return Err("no --data files".into());
         }
         Ok(())
+    }
+
+    /// The inputs' layout (a configuration [`Config::validate`] accepted has one).
+    pub fn layout(&self) -> Layout {
+        Layout::named(self.king_buckets, self.mirror).unwrap_or(Layout::PLAIN)
     }
 
     pub fn objective(&self) -> Objective {

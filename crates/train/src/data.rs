@@ -19,7 +19,7 @@
 //!   out the same way.
 
 use chess::{Color, PieceType, Position};
-use engine::eval::nnue::inputs as nnue_inputs;
+use engine::eval::nnue::inputs::Layout;
 use engine::score::is_mate;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -145,23 +145,37 @@ impl Sample {
         })
     }
 
-    /// The network's inputs, exactly as the engine computes them ([`nnue_inputs::index`]): the side
-    /// to move's perspective first.
+    /// The network's inputs in `layout`, exactly as the engine computes them
+    /// ([`engine::eval::nnue::inputs::View::index`]): the side to move's perspective first.
     #[inline(always)]
-    pub fn inputs(&self) -> Inputs {
+    pub fn inputs(&self, layout: &Layout) -> Inputs {
         let mut inputs = Inputs {
             ours: [0; MAX_PIECES],
             theirs: [0; MAX_PIECES],
             len: 0,
         };
         let us = self.side_to_move();
+        let (mut ours, mut theirs) = (layout.view(us, 0), layout.view(!us, 0));
+        // Where the kings stand matters only with king buckets or mirroring: the plain layout
+        // skips the extra pass.
+        if *layout != Layout::PLAIN {
+            for (color, kind, sq) in self.pieces() {
+                if kind == PieceType::King {
+                    if color == us {
+                        ours = layout.view(us, sq);
+                    } else {
+                        theirs = layout.view(!us, sq);
+                    }
+                }
+            }
+        }
         for (color, kind, sq) in self.pieces() {
             let n = inputs.len;
             if n == MAX_PIECES {
                 break;
             }
-            inputs.ours[n] = nnue_inputs::index(us, color, kind, sq) as u16;
-            inputs.theirs[n] = nnue_inputs::index(!us, color, kind, sq) as u16;
+            inputs.ours[n] = ours.index(color, kind, sq) as u16;
+            inputs.theirs[n] = theirs.index(color, kind, sq) as u16;
             inputs.len += 1;
         }
         inputs
@@ -500,8 +514,9 @@ mod tests {
         assert_eq!(std::mem::align_of::<Sample>(), 32);
     }
 
-    /// Random game positions: the sample's inputs are the engine's, and a record decodes to the
-    /// same sample as the position it came from.
+    /// Random game positions: the sample's inputs are the engine's (in the plain layout and with
+    /// king buckets, mirrored or not), and a record decodes to the same sample as the position it
+    /// came from.
     #[test]
     fn inputs_match_the_engine_and_records_decode_directly() {
         let mut rng = chess::rng::Rng::new(3);
@@ -515,24 +530,30 @@ mod tests {
                 }
                 let score = rng.below(2000) as i32 - 1000;
                 let sample = Sample::from_position(&pos, score as i16, 2);
-                let mut white = Vec::new();
-                let mut black = Vec::new();
-                nnue_inputs::for_each_active(&pos, |w, b| {
-                    white.push(w as u16);
-                    black.push(b as u16);
-                });
-                let inputs = sample.inputs();
-                let (mut ours, mut theirs) = (
-                    inputs.ours[..inputs.len].to_vec(),
-                    inputs.theirs[..inputs.len].to_vec(),
-                );
-                if pos.side_to_move() == Color::Black {
-                    std::mem::swap(&mut white, &mut black);
+                for layout in [
+                    Layout::PLAIN,
+                    Layout::named(4, true).unwrap(),
+                    Layout::named(8, false).unwrap(),
+                ] {
+                    let mut white = Vec::new();
+                    let mut black = Vec::new();
+                    engine::eval::nnue::inputs::for_each_active(&pos, &layout, |w, b| {
+                        white.push(w as u16);
+                        black.push(b as u16);
+                    });
+                    let inputs = sample.inputs(&layout);
+                    let (mut ours, mut theirs) = (
+                        inputs.ours[..inputs.len].to_vec(),
+                        inputs.theirs[..inputs.len].to_vec(),
+                    );
+                    if pos.side_to_move() == Color::Black {
+                        std::mem::swap(&mut white, &mut black);
+                    }
+                    for v in [&mut white, &mut black, &mut ours, &mut theirs] {
+                        v.sort();
+                    }
+                    assert_eq!((ours, theirs), (white, black), "{}", pos.to_fen());
                 }
-                for v in [&mut white, &mut black, &mut ours, &mut theirs] {
-                    v.sort();
-                }
-                assert_eq!((ours, theirs), (white, black), "{}", pos.to_fen());
                 let stm_score = score * pos.side_to_move().sign();
                 assert_eq!(sample.score as i32, stm_score);
                 let won = pos.side_to_move() == Color::White;

@@ -2,7 +2,7 @@
 //! network the engine evaluates with ([`engine::eval::nnue::Network`], whose module describes the
 //! shape and the file).
 
-use engine::eval::nnue::inputs::INPUTS;
+use engine::eval::nnue::inputs::Layout;
 use engine::eval::nnue::network::{MAX_OUTPUT_BUCKETS, QA, QB, WEIGHT_LIMIT, output_bucket};
 use engine::eval::nnue::{Activation, Network};
 
@@ -11,7 +11,10 @@ use engine::eval::nnue::{Activation, Network};
 pub struct FloatNetwork {
     pub hidden: usize,
     pub activation: Activation,
-    /// `INPUTS × hidden`, input-major: input `i`'s weights are `w1[i * hidden..(i + 1) * hidden]`.
+    /// How the inputs are read: king buckets and mirroring.
+    pub layout: Layout,
+    /// `layout.inputs() × hidden`, input-major: input `i`'s weights are
+    /// `w1[i * hidden..(i + 1) * hidden]`.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     /// The output buckets, 1 to [`MAX_OUTPUT_BUCKETS`].
@@ -25,12 +28,18 @@ pub struct FloatNetwork {
 
 impl FloatNetwork {
     /// All weights zero.
-    pub fn zeros(hidden: usize, activation: Activation, buckets: usize) -> FloatNetwork {
-        assert!((1..=MAX_OUTPUT_BUCKETS).contains(&buckets));
+    pub fn zeros(
+        hidden: usize,
+        activation: Activation,
+        buckets: usize,
+        layout: Layout,
+    ) -> FloatNetwork {
+        assert!((1..=MAX_OUTPUT_BUCKETS).contains(&buckets) && layout.is_valid());
         FloatNetwork {
             hidden,
             activation,
-            w1: vec![0.0; INPUTS * hidden],
+            layout,
+            w1: vec![0.0; layout.inputs() * hidden],
             b1: vec![0.0; hidden],
             buckets,
             w2: vec![0.0; buckets * 2 * hidden],
@@ -76,6 +85,7 @@ impl FloatNetwork {
             description: String::new(),
             hidden: self.hidden,
             activation: self.activation,
+            layout: self.layout,
             w1: self.w1.iter().map(|&w| q(w, QA)).collect(),
             b1: self.b1.iter().map(|&w| q(w, QA)).collect(),
             buckets: self.buckets,

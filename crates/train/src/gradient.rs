@@ -1,6 +1,7 @@
 //! The forward and backward pass, by hand, over one chunk of a batch.
 //!
-//! The network is `(768 → N) × 2 → 1` (see `engine::eval::nnue::network`). For a position with
+//! The network is `(768 → N) × 2 → 1` (see `engine::eval::nnue::network`), or `K × 768` inputs
+//! with king buckets, of which a position's view uses one bucket's. For a position with
 //! active inputs `I_us` (the side to move's view) and `I_them`, whose number of pieces chooses
 //! the output bucket (`w2` and `b2` below are that bucket's; the others get no gradient from it):
 //!
@@ -30,51 +31,53 @@ use crate::FloatNetwork;
 use crate::data::Sample;
 use crate::loss::Objective;
 use engine::eval::nnue::Activation;
-use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::output_bucket;
 
 /// The partial sums of a dot product, and the smallest block: the first layer's size is a
 /// multiple of it.
 pub const LANES: usize = 16;
 
-/// Words of the bitmap of touched first-layer rows.
-const ROW_WORDS: usize = INPUTS.div_ceil(64);
-
 /// One chunk's share of a batch's gradient (already divided by the batch's size).
 #[derive(Clone, Debug)]
 pub struct Gradient {
     pub hidden: usize,
-    /// `INPUTS × hidden`, like the network's; only the touched rows are meaningful.
+    /// `rows × hidden`, like the network's; only the touched rows are meaningful.
     pub w1: Vec<f32>,
     pub b1: Vec<f32>,
     /// Every bucket's, shaped like the network's.
     pub w2: Vec<f32>,
     pub b2: Vec<f32>,
     /// Bit `r` set when row `r` of `w1` got a gradient.
-    pub touched: [u64; ROW_WORDS],
+    pub touched: Vec<u64>,
 }
 
 impl Gradient {
-    pub fn new(hidden: usize, buckets: usize) -> Gradient {
+    /// For a network of `hidden` neurons, `buckets` output buckets and `rows` inputs.
+    pub fn new(hidden: usize, buckets: usize, rows: usize) -> Gradient {
         Gradient {
             hidden,
-            w1: vec![0.0; INPUTS * hidden],
+            w1: vec![0.0; rows * hidden],
             b1: vec![0.0; hidden],
             w2: vec![0.0; buckets * 2 * hidden],
             b2: vec![0.0; buckets],
-            touched: [0; ROW_WORDS],
+            touched: vec![0; rows.div_ceil(64)],
         }
+    }
+
+    /// The first layer's rows: the network's inputs.
+    pub fn rows(&self) -> usize {
+        self.w1.len() / self.hidden
     }
 
     /// Back to zero: the touched rows and the small layers.
     pub fn clear(&mut self) {
         let h = self.hidden;
-        for r in 0..INPUTS {
+        for r in 0..self.rows() {
             if self.is_touched(r) {
                 self.w1[r * h..(r + 1) * h].fill(0.0);
             }
         }
-        self.touched = [0; ROW_WORDS];
+        self.touched.fill(0);
         self.b1.fill(0.0);
         self.w2.fill(0.0);
         self.b2.fill(0.0);
@@ -105,9 +108,10 @@ pub struct Work {
 }
 
 impl Work {
-    pub fn new(hidden: usize, buckets: usize) -> Work {
+    /// For a network of `hidden` neurons, `buckets` output buckets and `rows` inputs.
+    pub fn new(hidden: usize, buckets: usize, rows: usize) -> Work {
         Work {
-            grad: Gradient::new(hidden, buckets),
+            grad: Gradient::new(hidden, buckets, rows),
             samples: Vec::new(),
             us: vec![0.0; hidden],
             them: vec![0.0; hidden],
@@ -125,7 +129,7 @@ impl Work {
                 b1: Vec::new(),
                 w2: Vec::new(),
                 b2: Vec::new(),
-                touched: [0; ROW_WORDS],
+                touched: Vec::new(),
             },
             samples: Vec::new(),
             us: vec![0.0; hidden],
@@ -284,7 +288,7 @@ fn body<const SQUARED: bool, const BACKWARD: bool, const B: usize>(
     gathered.extend(order.iter().map(|&i| samples[i as usize]));
     let mut total = 0.0f64;
     for sample in gathered.iter() {
-        let inputs = sample.inputs();
+        let inputs = sample.inputs(&net.layout);
         let (ours, theirs) = (&inputs.ours[..inputs.len], &inputs.theirs[..inputs.len]);
         accumulate::<B>(&net.w1, &net.b1, ours, theirs, us, them);
         let bucket = output_bucket(inputs.len, net.buckets);
@@ -392,7 +396,9 @@ fn check_shapes(isa: Isa, net: &FloatNetwork, work: &Work) {
         "a first layer of {h} neurons"
     );
     let buckets = net.buckets;
-    assert!(net.w1.len() == INPUTS * h && net.b1.len() == h);
+    assert!(net.layout.is_valid());
+    assert!(net.w1.len() == net.layout.inputs() * h && net.b1.len() == h);
+    assert!(work.grad.w1.is_empty() || work.grad.w1.len() == net.w1.len());
     assert!(buckets >= 1 && net.w2.len() == buckets * 2 * h && net.b2.len() == buckets);
     assert!(work.grad.w2.is_empty() || work.grad.w2.len() == net.w2.len());
     assert!(work.grad.hidden == h && work.us.len() == h);

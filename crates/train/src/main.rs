@@ -23,8 +23,9 @@ enum ActivationArg {
     Crelu,
 }
 
-/// cb2026's NNUE trainer: learns the (768 → N) × 2 → 1 network from self-play positions, on
-/// the CPU, and writes it in the engine's format after every epoch.
+/// cb2026's NNUE trainer: learns the (768 → N) × 2 → 1 network (or K × 768 inputs with king
+/// buckets) from self-play positions, on the CPU, and writes it in the engine's format after
+/// every epoch.
 #[derive(Parser, Debug)]
 #[command(name = "train", version, after_help = EXAMPLES)]
 struct Cli {
@@ -43,6 +44,13 @@ struct Cli {
     /// Output buckets by the number of pieces, 1 to 8 [default: 1].
     #[arg(long, value_name = "B")]
     output_buckets: Option<usize>,
+    /// King buckets of the inputs, by the square of the viewing side's king: 1, 2, 4 or 8
+    /// (the maps are in the engine's `inputs::Layout::named`) [default: 1].
+    #[arg(long, value_name = "K")]
+    king_buckets: Option<usize>,
+    /// Mirror each side's view so that its king stands on files a-d.
+    #[arg(long)]
+    mirror: bool,
     /// Epochs in all (with --resume: the new total) [default: 10].
     #[arg(long, value_name = "N")]
     epochs: Option<u32>,
@@ -100,6 +108,8 @@ impl Cli {
                 None => base.activation,
             },
             output_buckets: self.output_buckets.unwrap_or(base.output_buckets),
+            king_buckets: self.king_buckets.unwrap_or(base.king_buckets),
+            mirror: self.mirror || base.mirror,
             epochs: self.epochs.unwrap_or(base.epochs),
             batch: self.batch.unwrap_or(base.batch),
             lr: self.lr.unwrap_or(base.lr),
@@ -132,6 +142,7 @@ fn run(cli: &Cli) -> Result<(), String> {
                 "--output-buckets",
                 wanted.output_buckets != saved.output_buckets,
             ),
+            ("--king-buckets", wanted.king_buckets != saved.king_buckets),
             ("--batch", wanted.batch != saved.batch),
             ("--lr", wanted.lr != saved.lr),
             (

@@ -187,9 +187,13 @@ fn train(
     say(
         opts,
         &format!(
-            "train: {} → {}×2 → 1{}, {}, batch {}, lr {} ({}), λ {}, K {}, \
+            "train: {}{} → {}×2 → 1{}, {}, batch {}, lr {} ({}), λ {}, K {}, \
              weight decay {}, seed {}; {} threads, {} loops",
-            engine::eval::nnue::inputs::INPUTS,
+            config.layout().inputs(),
+            match config.layout().describe().as_str() {
+                "" => String::new(),
+                d => format!(" ({d})"),
+            },
             config.hidden,
             match config.output_buckets {
                 1 => String::new(),

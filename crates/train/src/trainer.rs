@@ -12,7 +12,6 @@ use crate::data::{Dataset, Sample};
 use crate::gradient::{self, Isa, Work};
 use crate::model;
 use crate::optimiser::{self, Moments, Step};
-use engine::eval::nnue::inputs::INPUTS;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -64,15 +63,17 @@ impl State {
     /// A new run's state: random weights and a shuffling generator, both from the seed.
     pub fn new(config: &Config) -> State {
         let seed = config.seed;
+        let rows = config.layout().inputs();
         State {
             net: model::random(
                 config.hidden,
                 config.activation,
                 config.output_buckets,
+                config.layout(),
                 chess::rng::derive(seed, 1),
             ),
-            m: Moments::zeros(INPUTS, config.hidden, config.output_buckets),
-            v: Moments::zeros(INPUTS, config.hidden, config.output_buckets),
+            m: Moments::zeros(rows, config.hidden, config.output_buckets),
+            v: Moments::zeros(rows, config.hidden, config.output_buckets),
             epoch: 0,
             step: 0,
             rng: chess::rng::derive(seed, 2),
@@ -137,7 +138,9 @@ impl Trainer {
         let h = self.config.hidden;
         let chunks = batch.len().div_ceil(CHUNK);
         while self.works.len() < chunks {
-            self.works.push(Work::new(h, self.config.output_buckets));
+            let rows = self.state.net.layout.inputs();
+            self.works
+                .push(Work::new(h, self.config.output_buckets, rows));
         }
         let weight = 1.0 / batch.len() as f32;
         let (isa, obj, net) = (self.isa, self.config.objective(), &self.state.net);

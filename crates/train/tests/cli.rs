@@ -51,6 +51,43 @@ fn the_command_line_trains_resumes_and_explains_its_errors() {
 
     let (ok, err) = train(&["--out", out, "--resume", "--lr", "0.5"]);
     assert!(!ok && err.contains("--lr"), "{err}");
+    let (ok, err) = train(&["--out", out, "--resume", "--king-buckets", "4"]);
+    assert!(!ok && err.contains("--king-buckets"), "{err}");
+
+    // King buckets and mirroring: the net file carries its layout and its description the
+    // options that made it, and the engine reads it back.
+    let bucketed = dir.join("bucketed");
+    let bucketed = bucketed.to_str().unwrap();
+    let (ok, err) = train(&[
+        "--data",
+        data,
+        "--out",
+        bucketed,
+        "--hidden",
+        "16",
+        "--batch",
+        "256",
+        "--epochs",
+        "1",
+        "--king-buckets",
+        "4",
+        "--mirror",
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+    let bytes = std::fs::read(std::path::Path::new(bucketed).join("net-e1.nnue")).unwrap();
+    let net = engine::eval::nnue::Network::from_bytes(&bytes).unwrap();
+    assert_eq!(
+        net.layout,
+        engine::eval::nnue::inputs::Layout::named(4, true).unwrap()
+    );
+    assert!(
+        net.description.contains("--king-buckets 4 --mirror"),
+        "{}",
+        net.description
+    );
+    let (ok, err) = train(&["--data", data, "--out", bucketed, "--king-buckets", "3"]);
+    assert!(!ok && err.contains("--king-buckets 3"), "{err}");
     let (ok, err) = train(&[&["--data", data][..], &base].concat());
     assert!(!ok && err.contains("--resume"), "{err}");
     let other = dir.join("other");

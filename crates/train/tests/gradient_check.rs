@@ -8,7 +8,7 @@ mod common;
 use chess::rng::Rng;
 use common::*;
 use engine::eval::nnue::Activation;
-use engine::eval::nnue::inputs::INPUTS;
+use engine::eval::nnue::inputs::Layout;
 use engine::eval::nnue::network::{SCALE, output_bucket};
 use train::FloatNetwork;
 use train::data::Sample;
@@ -17,10 +17,16 @@ use train::loss::Objective;
 
 /// A network with weights spread so that the accumulators fall on every part of the
 /// activation: below 0, inside, above 1.
-fn spread_net(hidden: usize, activation: Activation, buckets: usize, seed: u64) -> FloatNetwork {
+fn spread_net(
+    hidden: usize,
+    activation: Activation,
+    buckets: usize,
+    layout: Layout,
+    seed: u64,
+) -> FloatNetwork {
     let mut rng = Rng::new(seed);
     let mut u = |lo: f64, hi: f64| (lo + (hi - lo) * rng.unit()) as f32;
-    let mut net = FloatNetwork::zeros(hidden, activation, buckets);
+    let mut net = FloatNetwork::zeros(hidden, activation, buckets, layout);
     net.w1.iter_mut().for_each(|w| *w = u(-0.12, 0.16));
     net.b1.iter_mut().for_each(|w| *w = u(-0.3, 0.6));
     net.w2.iter_mut().for_each(|w| *w = u(-1.0, 1.0));
@@ -44,12 +50,13 @@ fn reference(
     net: &[f64],
     hidden: usize,
     buckets: usize,
+    layout: &Layout,
     act: Activation,
     obj: &Objective,
     samples: &[Sample],
 ) -> (f64, Vec<u8>) {
     let h = hidden;
-    let (w1, rest) = net.split_at(INPUTS * h);
+    let (w1, rest) = net.split_at(layout.inputs() * h);
     let (b1, rest) = rest.split_at(h);
     let (w2, b2) = rest.split_at(buckets * 2 * h);
     let f = |x: f64| {
@@ -64,7 +71,7 @@ fn reference(
     let mut total = 0.0;
     let mut parts = Vec::new();
     for s in samples {
-        let (ours, theirs) = inputs(s);
+        let (ours, theirs) = inputs(s, layout);
         let bucket = output_bucket(ours.len(), buckets);
         let w2 = &w2[bucket * 2 * h..];
         let mut out = b2[bucket];
@@ -83,8 +90,8 @@ fn reference(
     (total / samples.len() as f64, parts)
 }
 
-fn check(hidden: usize, act: Activation, buckets: usize, seed: u64) {
-    let net = spread_net(hidden, act, buckets, seed);
+fn check(hidden: usize, act: Activation, buckets: usize, layout: Layout, seed: u64) {
+    let net = spread_net(hidden, act, buckets, layout, seed);
     let obj = Objective { k: 400.0, wdl: 0.4 };
     let mut rng = Rng::new(seed + 100);
     // With buckets, more positions and up to 32 pieces, so that several buckets are used.
@@ -99,10 +106,10 @@ fn check(hidden: usize, act: Activation, buckets: usize, seed: u64) {
     let order: Vec<u32> = (0..samples.len() as u32).collect();
     let used: std::collections::BTreeSet<usize> = samples
         .iter()
-        .map(|s| output_bucket(inputs(s).0.len(), buckets))
+        .map(|s| output_bucket(inputs(s, &layout).0.len(), buckets))
         .collect();
     assert!(buckets == 1 || used.len() >= 3, "buckets used: {used:?}");
-    let mut work = Work::new(hidden, buckets);
+    let mut work = Work::new(hidden, buckets, layout.inputs());
     let weight = 1.0 / samples.len() as f32;
     gradient::accumulate_gradient(
         Isa::detect(),
@@ -127,14 +134,14 @@ fn check(hidden: usize, act: Activation, buckets: usize, seed: u64) {
         .collect();
     let h = hidden;
     let mut checked: Vec<(usize, f64)> = Vec::new();
-    for r in 0..INPUTS {
+    for r in 0..layout.inputs() {
         if g.is_touched(r) {
             checked.extend((0..h).map(|j| (r * h + j, g.w1[r * h + j] as f64)));
         } else {
             assert!(g.w1[r * h..(r + 1) * h].iter().all(|&x| x == 0.0));
         }
     }
-    let base = INPUTS * h;
+    let base = layout.inputs() * h;
     checked.extend((0..h).map(|j| (base + j, g.b1[j] as f64)));
     checked.extend((0..buckets * 2 * h).map(|j| (base + h + j, g.w2[j] as f64)));
     let biases = base + h + buckets * 2 * h;
@@ -146,9 +153,9 @@ fn check(hidden: usize, act: Activation, buckets: usize, seed: u64) {
     for &(i, analytic) in &checked {
         let keep = theta[i];
         theta[i] = keep + eps;
-        let (up, parts_up) = reference(&theta, h, buckets, act, &obj, &samples);
+        let (up, parts_up) = reference(&theta, h, buckets, &layout, act, &obj, &samples);
         theta[i] = keep - eps;
-        let (down, parts_down) = reference(&theta, h, buckets, act, &obj, &samples);
+        let (down, parts_down) = reference(&theta, h, buckets, &layout, act, &obj, &samples);
         theta[i] = keep;
         if parts_up != parts_down {
             // The step crossed a kink of the activation: no derivative to compare.
@@ -179,12 +186,23 @@ fn check(hidden: usize, act: Activation, buckets: usize, seed: u64) {
 
 #[test]
 fn the_gradient_is_the_derivative_of_the_loss() {
+    let plain = Layout::PLAIN;
     for (h, seed) in [(16, 1), (32, 2)] {
-        check(h, Activation::SCReLU, 1, seed);
-        check(h, Activation::CReLU, 1, seed + 10);
+        check(h, Activation::SCReLU, 1, plain, seed);
+        check(h, Activation::CReLU, 1, plain, seed + 10);
     }
-    check(16, Activation::SCReLU, 8, 3);
-    check(16, Activation::CReLU, 8, 13);
+    check(16, Activation::SCReLU, 8, plain, 3);
+    check(16, Activation::CReLU, 8, plain, 13);
+    // King buckets and mirroring: the gradient lands on the rows of each position's buckets.
+    let buckets = Layout::named(4, true).unwrap();
+    check(16, Activation::SCReLU, 1, buckets, 4);
+    check(
+        16,
+        Activation::SCReLU,
+        8,
+        Layout::named(8, false).unwrap(),
+        5,
+    );
 }
 
 #[test]
@@ -192,11 +210,16 @@ fn every_build_of_the_loops_gives_the_same_gradient() {
     let samples = material_samples(3000, 7);
     let order: Vec<u32> = (0..samples.len() as u32).rev().collect();
     let obj = Objective { k: 400.0, wdl: 0.3 };
-    for (hidden, act, buckets) in [(64, Activation::SCReLU, 8), (48, Activation::CReLU, 1)] {
-        let net = spread_net(hidden, act, buckets, 3);
+    let shapes = [
+        (64, Activation::SCReLU, 8, Layout::PLAIN),
+        (48, Activation::CReLU, 1, Layout::PLAIN),
+        (32, Activation::SCReLU, 1, Layout::named(4, true).unwrap()),
+    ];
+    for (hidden, act, buckets, layout) in shapes {
+        let net = spread_net(hidden, act, buckets, layout, 3);
         let mut results = Vec::new();
         for isa in Isa::available() {
-            let mut work = Work::new(hidden, buckets);
+            let mut work = Work::new(hidden, buckets, layout.inputs());
             let loss =
                 gradient::accumulate_gradient(isa, &net, &obj, &samples, &order, 1e-3, &mut work);
             let forward = gradient::loss_sum(

@@ -54,14 +54,14 @@ fn a_small_net_learns_material_values_in_order() {
         let (mut kings, _) = random_pieces(&mut rng, 0);
         let stm = Color::ALL[rng.below(2)];
         let bare = Sample::new(&kings, stm, 0, 1).unwrap();
-        let (o, t) = inputs(&bare);
+        let (o, t) = inputs(&bare, &net.layout);
         let base = net.forward(&o, &t) as f64;
         for (i, &kind) in kinds.iter().enumerate() {
             let sq = free_square(&mut rng, &kings, kind);
             kings.push((stm, kind, sq));
             let with = Sample::new(&kings, stm, 0, 1).unwrap();
             kings.pop();
-            let (o, t) = inputs(&with);
+            let (o, t) = inputs(&with, &net.layout);
             learnt[i] += (net.forward(&o, &t) as f64 - base) * SCALE as f64 / trials as f64;
         }
     }

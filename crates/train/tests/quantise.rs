@@ -91,12 +91,14 @@ fn sigma(net: &FloatNetwork, ours: &[usize], theirs: &[usize]) -> f64 {
     var.sqrt() * SCALE as f64
 }
 
-fn check(activation: Activation, output_buckets: usize) {
+fn check(activation: Activation, output_buckets: usize, king_buckets: usize) {
     let config = Config {
         data: vec!["synthetic".into()],
         hidden: 128,
         activation,
         output_buckets,
+        king_buckets,
+        mirror: king_buckets > 1,
         epochs: 3,
         batch: 2048,
         lr: 0.003,
@@ -118,7 +120,7 @@ fn check(activation: Activation, output_buckets: usize) {
     let mut sigmas = 0.0f64;
     let test = samples(10_000, 4);
     for s in &test {
-        let (ours, theirs) = inputs(s);
+        let (ours, theirs) = inputs(s, &float.layout);
         let f = float.forward(&ours, &theirs) as f64 * SCALE as f64;
         let q = quantised.evaluate_inputs(&ours, &theirs) as f64;
         let diff = (q - f).abs();
@@ -148,16 +150,23 @@ fn check(activation: Activation, output_buckets: usize) {
 
 #[test]
 fn quantised_screlu_matches_the_float_net() {
-    check(Activation::SCReLU, 1);
+    check(Activation::SCReLU, 1, 1);
+}
+
+/// With four king buckets and mirroring: the file's layout is the float net's, and each position
+/// reads its own bucket's rows.
+#[test]
+fn quantised_screlu_with_king_buckets_matches_the_float_net() {
+    check(Activation::SCReLU, 1, 4);
 }
 
 /// With eight output buckets: each position goes through its own bucket's weights.
 #[test]
 fn quantised_screlu_with_output_buckets_matches_the_float_net() {
-    check(Activation::SCReLU, 8);
+    check(Activation::SCReLU, 8, 1);
 }
 
 #[test]
 fn quantised_crelu_matches_the_float_net() {
-    check(Activation::CReLU, 1);
+    check(Activation::CReLU, 1, 1);
 }

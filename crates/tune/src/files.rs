@@ -2,6 +2,7 @@
 //! could block or never end), and no more than a stated size.
 
 use engine::eval::nnue::Network;
+use engine::eval::nnue::inputs::MAX_KING_BUCKETS;
 use engine::eval::nnue::network::{MAX_DESCRIPTION, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, file_size};
 use std::io::Read;
 use std::path::Path;
@@ -11,7 +12,12 @@ use std::path::Path;
 pub const ANY_SIZE: u64 = u64::MAX;
 
 /// The largest network file: the widest first layer, the most buckets, the longest description.
-pub const MAX_NET_FILE: u64 = file_size(MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MAX_DESCRIPTION) as u64;
+pub const MAX_NET_FILE: u64 = file_size(
+    MAX_HIDDEN,
+    MAX_KING_BUCKETS,
+    MAX_OUTPUT_BUCKETS,
+    MAX_DESCRIPTION,
+) as u64;
 
 /// A regular file's bytes, if it holds at most `limit` of them.
 ///

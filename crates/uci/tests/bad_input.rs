@@ -180,19 +180,22 @@ fn network_score(e: &mut Engine) -> String {
 
 #[test]
 fn a_bad_net_file_gets_an_error_and_the_network_stays() {
-    use engine::eval::nnue::inputs::INPUTS;
+    use engine::eval::nnue::inputs::Layout;
     use engine::eval::nnue::network::{QA, QB};
     use engine::eval::nnue::{Activation, EMBEDDED_NET, Network};
     let dir = std::env::temp_dir().join(format!("cb2026-nets-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A valid network that differs from the embedded one: every piece a little positive (the
-    // weights of a float net rounded as `train` quantises them).
+    // weights of a float net rounded as `train` quantises them), with four king buckets and
+    // mirroring, so that a file of the newest format is loaded too.
     let q = |w: f32, scale: i32| (w * scale as f32).round() as i16;
+    let layout = Layout::named(4, true).unwrap();
     let net = Network {
         description: String::new(),
         hidden: 32,
         activation: Activation::SCReLU,
-        w1: (0..INPUTS * 32)
+        layout,
+        w1: (0..layout.inputs() * 32)
             .map(|i| q((i % 7) as f32 * 0.01, QA))
             .collect(),
         b1: vec![q(0.5, QA); 32],

@@ -4,6 +4,7 @@
 
 use chess::rng::Rng;
 use chess::{Color, PieceType};
+use engine::eval::nnue::inputs::Layout;
 use train::data::Sample;
 
 /// The values the material test expects the network to learn the order of.
@@ -74,9 +75,9 @@ pub fn material_samples(n: usize, seed: u64) -> Vec<Sample> {
         .collect()
 }
 
-/// A sample's inputs as the engine's functions take them.
-pub fn inputs(s: &Sample) -> (Vec<usize>, Vec<usize>) {
-    let i = s.inputs();
+/// A sample's inputs in `layout` as the engine's functions take them.
+pub fn inputs(s: &Sample, layout: &Layout) -> (Vec<usize>, Vec<usize>) {
+    let i = s.inputs(layout);
     (
         i.ours[..i.len].iter().map(|&x| x as usize).collect(),
         i.theirs[..i.len].iter().map(|&x| x as usize).collect(),

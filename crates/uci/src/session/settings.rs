@@ -21,8 +21,14 @@ fn read_net_file(path: &str) -> Result<Vec<u8>, String> {
     if !meta.is_file() {
         return Err("not a regular file".into());
     }
+    use nnue::inputs::MAX_KING_BUCKETS;
     use nnue::network::{MAX_DESCRIPTION, MAX_HIDDEN, MAX_OUTPUT_BUCKETS, file_size};
-    let limit = file_size(MAX_HIDDEN, MAX_OUTPUT_BUCKETS, MAX_DESCRIPTION) as u64;
+    let limit = file_size(
+        MAX_HIDDEN,
+        MAX_KING_BUCKETS,
+        MAX_OUTPUT_BUCKETS,
+        MAX_DESCRIPTION,
+    ) as u64;
     if meta.len() > limit {
         return Err(format!("{} bytes, larger than any network", meta.len()));
     }

@@ -2,7 +2,7 @@
 //! own accumulator stack.
 
 use super::accumulator::AccumulatorStack;
-use super::inputs::{for_each_active, index};
+use super::inputs::for_each_active;
 use super::network::{Network, finish};
 use super::simd::{self, Simd};
 use crate::score::{MATE_BOUND, MAX_PLY};
@@ -26,7 +26,7 @@ impl NnueEvaluator {
     pub fn with_simd(net: Arc<Network>, simd: Simd) -> NnueEvaluator {
         // One entry per ply the search reaches, its children, and a spare for positions the
         // stack does not hold.
-        let stack = AccumulatorStack::new(net.hidden, MAX_PLY + 4, simd);
+        let stack = AccumulatorStack::new(&net, MAX_PLY + 4, simd);
         NnueEvaluator { net, stack }
     }
 
@@ -42,6 +42,12 @@ impl NnueEvaluator {
     /// search never causes one; a test checks it).
     pub fn refreshes(&self) -> u64 {
         self.stack.refreshes
+    }
+
+    /// Views rebuilt through the refresh cache because their king changed bucket or half of the
+    /// board (none in a net without king buckets or mirroring).
+    pub fn rebuilds(&self) -> u64 {
+        self.stack.rebuilds
     }
 
     pub fn reset(&mut self, root: &Position) {
@@ -82,7 +88,7 @@ pub fn piece_values(net: &Network, pos: &Position) -> PieceValues {
     let us = pos.side_to_move();
     let mut white = Vec::new();
     let mut black = Vec::new();
-    for_each_active(pos, |w, b| {
+    for_each_active(pos, &net.layout, |w, b| {
         white.push(w);
         black.push(b);
     });
@@ -95,6 +101,10 @@ pub fn piece_values(net: &Network, pos: &Position) -> PieceValues {
     };
     let white_score = score(&white, &black);
     let mut pieces = Vec::new();
+    let views = [
+        net.layout.view_of(pos, Color::White),
+        net.layout.view_of(pos, Color::Black),
+    ];
     for color in [Color::White, Color::Black] {
         for kind in PieceType::ALL {
             if kind == PieceType::King {
@@ -102,8 +112,8 @@ pub fn piece_values(net: &Network, pos: &Position) -> PieceValues {
             }
             for sq in pos.pieces(kind, color) {
                 let s = sq.index();
-                let wi = index(Color::White, color, kind, s);
-                let bi = index(Color::Black, color, kind, s);
+                let wi = views[0].index(color, kind, s);
+                let bi = views[1].index(color, kind, s);
                 let w: Vec<usize> = white.iter().copied().filter(|&i| i != wi).collect();
                 let b: Vec<usize> = black.iter().copied().filter(|&i| i != bi).collect();
                 pieces.push((s, white_score - score(&w, &b)));

@@ -4,7 +4,9 @@
 //! activation, and one output neuron weighs all 2N of them. The output neuron may come in
 //! *buckets*: B sets of output weights and biases, of which a position uses the one for its
 //! number of pieces ([`output_bucket`]), so that the net can weigh its features differently in
-//! the opening and in an endgame at the cost of no more than B × 2N weights.
+//! the opening and in an endgame at the cost of no more than B × 2N weights. The inputs may come
+//! in *king buckets* too, mirrored or not ([`Layout`]): K copies of the 768, of which each side's
+//! view uses the one its king's square chooses.
 //!
 //! The trainer works in floats (`train::FloatNetwork`); the engine in integers ([`Network`]), as
 //! every NNUE engine does: the first layer's weights and biases scaled by [`QA`] to `i16`, the output
@@ -23,11 +25,17 @@
 //! | 32..40 | FNV-1a 64 hash of everything after byte 64 |
 //! | 40..44 | D, the length of the description (version 2; version 1 files have none) |
 //! | 44..48 | B, the output buckets, 1 to 8 (version 3; earlier files have one) |
-//! | 48..64 | zero |
-//! | 64.. | the description: D bytes of UTF-8 (how the net was made: the trainer's command, its data, the epoch), zero-padded to a multiple of 64 bytes so that the weights stay aligned |
-//! | then | first-layer weights, `i16`, input-major (`768 × N`); first-layer biases (`N`); output weights (`B × 2N`, bucket by bucket, each ours then theirs); output biases, `i32` (`B`) |
+//! | 48..52 | K, the king buckets of the inputs, 1 to 32 (version 4; earlier files have one) |
+//! | 52..56 | 1 if the inputs are mirrored (version 4), else 0 |
+//! | 56..64 | zero |
+//! | 64..128 | version 4 only: the king bucket of each square, one byte each (see [`Layout`]) |
+//! | then | the description: D bytes of UTF-8 (how the net was made: the trainer's command, its data, the epoch), zero-padded to a multiple of 64 bytes so that the weights stay aligned |
+//! | then | first-layer weights, `i16`, input-major (`K × 768 × N`); first-layer biases (`N`); output weights (`B × 2N`, bucket by bucket, each ours then theirs); output biases, `i32` (`B`) |
+//!
+//! A net with the plain inputs (one king bucket, no mirroring) is written as version 3, so the
+//! nets made before version 4 existed are written back byte for byte.
 
-use super::inputs::INPUTS;
+use super::inputs::{INPUTS, Layout, MAX_KING_BUCKETS};
 
 /// The first layer's quantisation: a float weight `w` is stored as `round(w × QA)`.
 pub const QA: i32 = 255;
@@ -42,12 +50,20 @@ pub const SCALE: i32 = 400;
 pub const WEIGHT_LIMIT: f32 = 1.98;
 
 const MAGIC: &[u8; 8] = b"CB26NNUE";
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
+/// The version a net with the plain inputs is written in.
+const PLAIN_VERSION: u32 = 3;
 /// Files without output buckets (version 2) or a description (version 1), written before they
 /// existed, are still read.
 const FIRST_VERSION: u32 = 1;
 /// The first version with a description.
 const DESCRIBED: u32 = 2;
+/// The first version with output buckets.
+const OUTPUT_BUCKETED: u32 = 3;
+/// The first version with king buckets and mirroring, and the bucket map after the header.
+const KING_BUCKETED: u32 = 4;
+/// The bucket map's room after the header (version 4).
+const MAP: usize = 64;
 /// The most output buckets a file may declare.
 pub const MAX_OUTPUT_BUCKETS: usize = 8;
 
@@ -127,6 +143,9 @@ pub struct Network {
     pub description: String,
     pub hidden: usize,
     pub activation: Activation,
+    /// How the inputs are read: king buckets and mirroring.
+    pub layout: Layout,
+    /// `layout.inputs() × hidden`, input-major.
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
     /// The output buckets, 1 to [`MAX_OUTPUT_BUCKETS`]: for each, the side to move's
@@ -162,12 +181,29 @@ fn u32_at(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b)
 }
 
-/// The file's size for a first layer of `hidden` neurons, `buckets` output buckets and a
-/// description of `description` bytes.
-pub const fn file_size(hidden: usize, buckets: usize, description: usize) -> usize {
+/// The size of a version 4 file for a first layer of `hidden` neurons, `king_buckets` copies of
+/// the inputs, `buckets` output buckets and a description of `description` bytes.
+pub const fn file_size(
+    hidden: usize,
+    king_buckets: usize,
+    buckets: usize,
+    description: usize,
+) -> usize {
+    sized(KING_BUCKETED, hidden, king_buckets, buckets, description)
+}
+
+/// The size of a file of `version`.
+const fn sized(
+    version: u32,
+    hidden: usize,
+    king_buckets: usize,
+    buckets: usize,
+    description: usize,
+) -> usize {
     HEADER
+        + if version >= KING_BUCKETED { MAP } else { 0 }
         + padded(description)
-        + 2 * (INPUTS * hidden + hidden + buckets * 2 * hidden)
+        + 2 * (king_buckets * INPUTS * hidden + hidden + buckets * 2 * hidden)
         + 4 * buckets
 }
 
@@ -187,8 +223,17 @@ const fn declared_description(bytes: &[u8]) -> usize {
 
 /// The output buckets a header declares (files before version 3 have one).
 const fn declared_buckets(bytes: &[u8]) -> usize {
-    if header_u32(bytes, 8) >= VERSION {
+    if header_u32(bytes, 8) >= OUTPUT_BUCKETED {
         header_u32(bytes, 44) as usize
+    } else {
+        1
+    }
+}
+
+/// The king buckets a header declares (files before version 4 have one).
+const fn declared_king_buckets(bytes: &[u8]) -> usize {
+    if header_u32(bytes, 8) >= KING_BUCKETED {
+        header_u32(bytes, 48) as usize
     } else {
         1
     }
@@ -216,6 +261,7 @@ pub const fn header_is_valid(bytes: &[u8]) -> bool {
     let hidden = header_u32(bytes, 12) as usize;
     let description = declared_description(bytes);
     let buckets = declared_buckets(bytes);
+    let king_buckets = declared_king_buckets(bytes);
     version >= FIRST_VERSION
         && version <= VERSION
         && hidden > 0
@@ -224,7 +270,9 @@ pub const fn header_is_valid(bytes: &[u8]) -> bool {
         && description <= MAX_DESCRIPTION
         && buckets >= 1
         && buckets <= MAX_OUTPUT_BUCKETS
-        && bytes.len() == file_size(hidden, buckets, description)
+        && king_buckets >= 1
+        && king_buckets <= MAX_KING_BUCKETS
+        && bytes.len() == sized(version, hidden, king_buckets, buckets, description)
 }
 
 impl Network {
@@ -236,10 +284,18 @@ impl Network {
             cut -= 1;
         }
         let description = &self.description.as_bytes()[..cut];
-        let size = file_size(self.hidden, self.buckets, cut);
+        let version = if self.layout == Layout::PLAIN {
+            PLAIN_VERSION
+        } else {
+            VERSION
+        };
+        let size = sized(version, self.hidden, self.layout.buckets, self.buckets, cut);
         let mut payload = Vec::with_capacity(size - HEADER);
+        if version >= KING_BUCKETED {
+            payload.extend_from_slice(&self.layout.bucket_of);
+        }
         payload.extend_from_slice(description);
-        payload.resize(padded(cut), 0);
+        payload.resize(payload.len() + padded(cut) - cut, 0);
         for w in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             payload.extend_from_slice(&w.to_le_bytes());
         }
@@ -249,7 +305,7 @@ impl Network {
         let mut out = Vec::with_capacity(size);
         out.extend_from_slice(MAGIC);
         for v in [
-            VERSION,
+            version,
             self.hidden as u32,
             self.activation as u32,
             QA as u32,
@@ -261,6 +317,10 @@ impl Network {
         out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
         out.extend_from_slice(&(cut as u32).to_le_bytes());
         out.extend_from_slice(&(self.buckets as u32).to_le_bytes());
+        if version >= KING_BUCKETED {
+            out.extend_from_slice(&(self.layout.buckets as u32).to_le_bytes());
+            out.extend_from_slice(&(self.layout.mirrored as u32).to_le_bytes());
+        }
         out.resize(HEADER, 0);
         out.extend_from_slice(&payload);
         out
@@ -290,6 +350,17 @@ impl Network {
                 "{buckets} output buckets (must be 1 to {MAX_OUTPUT_BUCKETS})"
             ));
         }
+        let king_buckets = declared_king_buckets(bytes);
+        if !(1..=MAX_KING_BUCKETS).contains(&king_buckets) {
+            return err(format!(
+                "{king_buckets} king buckets (must be 1 to {MAX_KING_BUCKETS})"
+            ));
+        }
+        let mirrored = match (version >= KING_BUCKETED).then(|| u32_at(bytes, 52)) {
+            None | Some(0) => false,
+            Some(1) => true,
+            Some(m) => return err(format!("a mirroring flag of {m} (must be 0 or 1)")),
+        };
         let hidden = u32_at(bytes, 12) as usize;
         if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
             return err(format!(
@@ -305,10 +376,10 @@ impl Network {
         if scales != (QA as u32, QB as u32, SCALE as u32) {
             return err(format!("scales {scales:?}, expected ({QA}, {QB}, {SCALE})"));
         }
-        let size = file_size(hidden, buckets, description_len);
+        let size = sized(version, hidden, king_buckets, buckets, description_len);
         if bytes.len() != size {
             return err(format!(
-                "{} bytes, but a net of {hidden} neurons and {buckets} output buckets with a description of {description_len} bytes has {size}",
+                "{} bytes, but a net of {hidden} neurons, {king_buckets} king buckets and {buckets} output buckets with a description of {description_len} bytes has {size}",
                 bytes.len(),
             ));
         }
@@ -317,15 +388,28 @@ impl Network {
         if u64::from_le_bytes(hash) != fnv1a(&bytes[HEADER..]) {
             return err("checksum mismatch: the file is damaged".into());
         }
-        let Ok(description) = std::str::from_utf8(&bytes[HEADER..HEADER + description_len]) else {
+        let mut layout = Layout::PLAIN;
+        let mut at = HEADER;
+        if version >= KING_BUCKETED {
+            layout.bucket_of.copy_from_slice(&bytes[at..at + MAP]);
+            layout.buckets = king_buckets;
+            layout.mirrored = mirrored;
+            at += MAP;
+            if !layout.is_valid() {
+                return err(format!(
+                    "the king bucket map names a bucket beyond its {king_buckets}"
+                ));
+            }
+        }
+        let Ok(description) = std::str::from_utf8(&bytes[at..at + description_len]) else {
             return err("the description is not UTF-8".into());
         };
-        let payload = &bytes[HEADER + padded(description_len)..];
+        let payload = &bytes[at + padded(description_len)..];
         let mut words = payload
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| -> Vec<i16> { words.by_ref().take(n).collect() };
-        let w1 = take(INPUTS * hidden);
+        let w1 = take(layout.inputs() * hidden);
         let b1 = take(hidden);
         let w2 = take(buckets * 2 * hidden);
         let b2 = payload[payload.len() - 4 * buckets..]
@@ -336,6 +420,7 @@ impl Network {
             description: description.to_string(),
             hidden,
             activation,
+            layout,
             w1,
             b1,
             buckets,
@@ -364,9 +449,14 @@ impl Network {
         self.output(&acc[..n], &acc[n..], ours.len())
     }
 
-    /// Its shape in words: "256 neurons, SCReLU", and the output buckets if there are several.
+    /// Its shape in words: "256 neurons, SCReLU", and the king and output buckets if there are
+    /// several.
     pub fn shape(&self) -> String {
         let mut s = format!("{} neurons, {}", self.hidden, self.activation.name());
+        let inputs = self.layout.describe();
+        if !inputs.is_empty() {
+            s.push_str(&format!(", {inputs}"));
+        }
         if self.buckets > 1 {
             s.push_str(&format!(", {} output buckets", self.buckets));
         }
@@ -403,6 +493,19 @@ impl Network {
     /// The limits the SIMD code relies on: output weights within 8 bits, so that a clipped
     /// activation (≤ 255) times a weight fits in 16 bits.
     pub fn validate(&self) -> Result<(), NetError> {
+        let n = self.hidden;
+        let shaped = self.layout.is_valid()
+            && (1..=MAX_OUTPUT_BUCKETS).contains(&self.buckets)
+            && self.w1.len() == self.layout.inputs() * n
+            && self.b1.len() == n
+            && self.w2.len() == self.buckets * 2 * n
+            && self.b2.len() == self.buckets;
+        if !shaped {
+            return Err(NetError(format!(
+                "the weights do not fit the shape ({})",
+                self.shape()
+            )));
+        }
         if let Some(w) = self.w2.iter().find(|w| w.unsigned_abs() > 127) {
             return Err(NetError(format!(
                 "an output weight of {w} (at most ±127 are allowed)"
@@ -426,6 +529,7 @@ mod tests {
             description: String::new(),
             hidden,
             activation: Activation::SCReLU,
+            layout: Layout::PLAIN,
             w1: (0..INPUTS * hidden).map(|_| q(0.2, QA) as i16).collect(),
             b1: (0..hidden).map(|_| q(0.2, QA) as i16).collect(),
             buckets,
@@ -440,14 +544,17 @@ mod tests {
     fn a_net_survives_its_file_and_a_damaged_file_is_refused() {
         let mut net = random_net(32, 1, 7);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(32, 1, 0));
+        assert_eq!(bytes.len(), sized(PLAIN_VERSION, 32, 1, 1, 0));
         assert!(header_is_valid(&bytes));
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
 
         // A description travels with the net, and the weights stay 64-byte aligned after it.
         net.description = "train --data a.games --hidden 32 (epoch 3) é".to_string();
         let described = net.to_bytes();
-        assert_eq!(described.len(), file_size(32, 1, net.description.len()));
+        assert_eq!(
+            described.len(),
+            sized(PLAIN_VERSION, 32, 1, 1, net.description.len())
+        );
         assert_eq!(
             described.len(),
             bytes.len() + 64,
@@ -506,7 +613,7 @@ mod tests {
         assert!((2..=32).all(|p| output_bucket(p, 1) == 0));
         let net = random_net(32, 8, 11);
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), file_size(32, 8, 0));
+        assert_eq!(bytes.len(), sized(PLAIN_VERSION, 32, 1, 8, 0));
         assert!(header_is_valid(&bytes));
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         // The same inputs scored with the weights of one bucket or another: a net whose
@@ -533,5 +640,53 @@ mod tests {
             net.evaluate_inputs(&many, &many),
             last.evaluate_inputs(&many, &many)
         );
+    }
+
+    /// King buckets and mirroring: the file says so (version 4, with the bucket map), reads
+    /// back exactly, and a wrong map or flag is refused.
+    #[test]
+    fn a_king_bucketed_net_survives_its_file() {
+        let mut net = random_net(32, 2, 5);
+        net.layout = Layout::named(4, true).unwrap();
+        let extra: Vec<i16> = (0..3 * INPUTS * 32).map(|i| (i % 97) as i16 - 48).collect();
+        net.w1.extend(extra);
+        net.description = "four king buckets".into();
+        assert!(net.validate().is_ok());
+        let bytes = net.to_bytes();
+        assert_eq!(bytes.len(), file_size(32, 4, 2, net.description.len()));
+        assert_eq!(u32_at(&bytes, 8), 4);
+        assert!(header_is_valid(&bytes));
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert_eq!(back, net);
+        assert_eq!(
+            back.shape(),
+            "32 neurons, SCReLU, 4 king buckets, mirrored, 2 output buckets"
+        );
+        let rehash = |mut b: Vec<u8>| {
+            let h = fnv1a(&b[HEADER..]);
+            b[32..40].copy_from_slice(&h.to_le_bytes());
+            b
+        };
+        let mut map = bytes.clone();
+        map[HEADER + 10] = 4;
+        let e = Network::from_bytes(&rehash(map)).unwrap_err();
+        assert!(e.0.contains("bucket map"), "{e}");
+        let mut flag = bytes.clone();
+        flag[52] = 2;
+        let e = Network::from_bytes(&flag).unwrap_err();
+        assert!(e.0.contains("mirroring"), "{e}");
+        let mut many = bytes.clone();
+        many[48] = 33;
+        assert!(!header_is_valid(&many));
+        assert!(
+            Network::from_bytes(&many)
+                .unwrap_err()
+                .0
+                .contains("king buckets")
+        );
+        // A net whose first layer does not fit its layout is refused before use.
+        let mut short = net.clone();
+        short.w1.truncate(INPUTS * 32);
+        assert!(short.validate().is_err());
     }
 }

@@ -1,8 +1,7 @@
 //! Where a training step's time goes:
-//! `cargo run --release -p train --example speed [HIDDEN] [KING_BUCKETS]` (king buckets above 1
-//! are mirrored). Times, on one thread, the forward pass alone, the forward and backward pass of
-//! a chunk, and whole steps (with the optimiser) on all threads, over synthetic positions of 26
-//! pieces.
+//! `cargo run --release -p train --example speed [HIDDEN] [KING_BUCKETS] [mirror]`. Times, on
+//! one thread, the forward pass alone, the forward and backward pass of a chunk, and whole steps
+//! (with the optimiser) on all threads, over synthetic positions of 26 pieces.
 
 use chess::rng::Rng;
 use chess::{Color, PieceType};
@@ -48,12 +47,13 @@ fn main() {
         .nth(2)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1);
+    let mirror = std::env::args().nth(3).is_some_and(|a| a == "mirror");
     let samples = positions(1 << 20);
     let config = Config {
         data: vec!["synthetic".into()],
         hidden,
         king_buckets,
-        mirror: king_buckets > 1,
+        mirror,
         ..Config::default()
     };
     if let Err(e) = config.validate() {
@@ -61,7 +61,11 @@ fn main() {
         return;
     }
     let layout = config.layout();
-    println!("{} inputs, {hidden} neurons", layout.inputs());
+    println!(
+        "{} inputs{}, {hidden} neurons",
+        layout.inputs(),
+        if mirror { ", mirrored" } else { "" }
+    );
     let state = State::new(&config);
     let obj = config.objective();
     let ids: Vec<u32> = (0..samples.len() as u32).collect();

@@ -26,7 +26,9 @@ use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"CB26TRCK";
 const VERSION: u32 = 3;
-/// The version before king buckets and mirroring, still read (as a run without them).
+/// The version before king buckets and mirroring, still read (as a run without them). A
+/// checkpoint stores the number of king buckets and the mirroring, not the bucket map: the map is
+/// [`Layout::named`]'s for that number, which must therefore never change.
 const PLAIN_VERSION: u32 = 2;
 const HEADER: usize = 32;
 
@@ -251,7 +253,9 @@ impl Checkpoint {
         let mut r = Reader { bytes, at: 8 };
         let version = r.u32()?;
         if version != VERSION && version != PLAIN_VERSION {
-            return Err(format!("checkpoint version {version}, expected {VERSION}"));
+            return Err(format!(
+                "checkpoint version {version}, expected {PLAIN_VERSION} or {VERSION}"
+            ));
         }
         let hash = r.u64()?;
         let payload = &bytes[HEADER..];
@@ -401,5 +405,45 @@ mod tests {
         );
         assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 4]).is_err());
         assert!(Checkpoint::from_bytes(b"CB26NNUE").is_err());
+    }
+
+    /// A checkpoint of the version before king buckets (no layout in its configuration) is read
+    /// as a plain run; a bad layout in a current one is refused.
+    #[test]
+    fn an_older_checkpoint_reads_as_a_plain_run() {
+        let config = Config {
+            data: vec![PathBuf::from("a.games")],
+            hidden: 16,
+            ..Config::default()
+        };
+        let c = Checkpoint {
+            state: State::new(&config),
+            config,
+            files: vec![FileUsed {
+                path: PathBuf::from("a.games"),
+                bytes: 64,
+                hash: 5,
+            }],
+        };
+        let bytes = c.to_bytes().unwrap();
+        // The configuration's king buckets and mirroring follow the output buckets: after the
+        // file list (count, path "a.games", bytes, hash) and hidden, activation, output buckets.
+        let at = HEADER + 4 + (4 + 7) + 8 + 8 + 3 * 4;
+        assert_eq!(&bytes[at..at + 8], &[1, 0, 0, 0, 0, 0, 0, 0]);
+        let rehash = |mut b: Vec<u8>| {
+            let h = hash_bytes(&b[HEADER..]);
+            b[12..20].copy_from_slice(&h.to_le_bytes());
+            b
+        };
+        let mut old = bytes[..at].to_vec();
+        old.extend_from_slice(&bytes[at + 8..]);
+        old[8..12].copy_from_slice(&PLAIN_VERSION.to_le_bytes());
+        assert_eq!(Checkpoint::from_bytes(&rehash(old)).unwrap(), c);
+        for (offset, value, what) in [(0, 3, "king buckets"), (4, 2, "mirroring")] {
+            let mut bad = bytes.clone();
+            bad[at + offset] = value;
+            let e = Checkpoint::from_bytes(&rehash(bad)).unwrap_err();
+            assert!(e.contains(what), "{e}");
+        }
     }
 }

@@ -158,13 +158,17 @@ impl Sample {
         let (mut ours, mut theirs) = (layout.view(us, 0), layout.view(!us, 0));
         // Where the kings stand matters only with king buckets or mirroring: the plain layout
         // skips the extra pass.
-        if *layout != Layout::PLAIN {
+        if !layout.is_plain() {
+            // The first king of each colour, in square order, as the engine takes it.
+            let (mut found_ours, mut found_theirs) = (false, false);
             for (color, kind, sq) in self.pieces() {
                 if kind == PieceType::King {
-                    if color == us {
+                    if color == us && !found_ours {
                         ours = layout.view(us, sq);
-                    } else {
+                        found_ours = true;
+                    } else if color != us && !found_theirs {
                         theirs = layout.view(!us, sq);
+                        found_theirs = true;
                     }
                 }
             }

@@ -143,6 +143,7 @@ fn run(cli: &Cli) -> Result<(), String> {
                 wanted.output_buckets != saved.output_buckets,
             ),
             ("--king-buckets", wanted.king_buckets != saved.king_buckets),
+            ("--mirror", wanted.mirror != saved.mirror),
             ("--batch", wanted.batch != saved.batch),
             ("--lr", wanted.lr != saved.lr),
             (

@@ -15,9 +15,11 @@
 //! **Lazy rows.** A row of the first layer (one input's weights) whose input was active in no
 //! position of the batch is skipped entirely: its weights, `m` and `v` stay as they were (no
 //! decay, no momentum step), as in a sparse ("lazy") Adam. The step count `t` in the bias
-//! correction is still the global one. With batches of thousands of positions nearly every row
-//! a real position can have is touched on every step, so this changes little for real data and
-//! saves the rows no position uses at all (pawns on the first and last ranks).
+//! correction is still the global one. With batches of thousands of positions and the plain
+//! inputs nearly every row a real position can have is touched on every step, so this changes
+//! little for real data and saves the rows no position uses at all (pawns on the first and last
+//! ranks). With king buckets it matters more: a bucket of a single square (a king on c1, say)
+//! sees few positions, and its rows go without decay or momentum on the steps that miss them.
 //!
 //! Every weight is clipped to ±`WEIGHT_LIMIT` after its step, the same limit quantisation
 //! clips to, so the quantised network loses nothing to clipping.

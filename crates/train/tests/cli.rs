@@ -53,6 +53,8 @@ fn the_command_line_trains_resumes_and_explains_its_errors() {
     assert!(!ok && err.contains("--lr"), "{err}");
     let (ok, err) = train(&["--out", out, "--resume", "--king-buckets", "4"]);
     assert!(!ok && err.contains("--king-buckets"), "{err}");
+    let (ok, err) = train(&["--out", out, "--resume", "--mirror"]);
+    assert!(!ok && err.contains("--mirror"), "{err}");
 
     // King buckets and mirroring: the net file carries its layout and its description the
     // options that made it, and the engine reads it back.

@@ -196,6 +196,7 @@ fn the_gradient_is_the_derivative_of_the_loss() {
     // King buckets and mirroring: the gradient lands on the rows of each position's buckets.
     let buckets = Layout::named(4, true).unwrap();
     check(16, Activation::SCReLU, 1, buckets, 4);
+    check(16, Activation::CReLU, 1, Layout::named(1, true).unwrap(), 6);
     check(
         16,
         Activation::SCReLU,

@@ -13,8 +13,8 @@
 //! over the 2N neurons, times SCALE (400) for centipawns; the truncations add less than 1.5 cp.
 //!
 //! **The bound**: every one of 10,000 positions within `5σ + 2` cp of the float network's score,
-//! σ computed for that position and net; and the mean error at most 8 cp, or at most the mean σ
-//! where that is larger. For the nets these
+//! σ computed for that position and net; and the mean error at most 8 cp, or at most three times
+//! the mean σ where that is larger. For the nets these
 //! tests train (128 neurons) σ is 2 to 20 cp, the errors measured stay below 2σ, the mean is
 //! 3 to 6 cp and the largest 20 to 35 cp. That is larger than "8 cp for every position" because
 //! of the output layer: 1/64 is coarse next to output weights of ±0.1 to ±0.3, and 256 of them
@@ -25,7 +25,11 @@
 //! With output buckets each bucket's weights are rounded on their own, so that shift is drawn
 //! once per bucket instead of once: with eight buckets, trained on this material-only data, the
 //! positions of one bucket were off by +15 cp on average and those of the next by −18 cp, a mean
-//! error of 10.3 cp where the mean σ was 11.6 cp. Hence the second form of the mean's bound.
+//! error of 10.3 cp where the mean σ was 11.6 cp. Hence the second form of the mean's bound. Its
+//! factor: the mean error is mostly that one shared draw, whose spread is about the mean σ, so a
+//! bound of one σ fails for about one net in three. The mirrored net of these tests drew −19.7
+//! cp where its mean σ was 13.7 cp (1.4 σ), with every position within 2.5 of its own σ; three
+//! σ fail one net in several hundred.
 
 mod common;
 
@@ -91,14 +95,14 @@ fn sigma(net: &FloatNetwork, ours: &[usize], theirs: &[usize]) -> f64 {
     var.sqrt() * SCALE as f64
 }
 
-fn check(activation: Activation, output_buckets: usize, king_buckets: usize) {
+fn check(activation: Activation, output_buckets: usize, king_buckets: usize, mirror: bool) {
     let config = Config {
         data: vec!["synthetic".into()],
         hidden: 128,
         activation,
         output_buckets,
         king_buckets,
-        mirror: king_buckets > 1,
+        mirror,
         epochs: 3,
         batch: 2048,
         lr: 0.003,
@@ -143,30 +147,36 @@ fn check(activation: Activation, output_buckets: usize, king_buckets: usize) {
     );
     let mean_sigma = sigmas / test.len() as f64;
     assert!(
-        mean <= mean_sigma.max(8.0),
+        mean <= (3.0 * mean_sigma).max(8.0),
         "{activation:?}: mean error {mean}, mean σ {mean_sigma}"
     );
 }
 
 #[test]
 fn quantised_screlu_matches_the_float_net() {
-    check(Activation::SCReLU, 1, 1);
+    check(Activation::SCReLU, 1, 1, false);
+}
+
+/// Mirroring alone: the same rows, read through a view that flips the files.
+#[test]
+fn quantised_mirrored_screlu_matches_the_float_net() {
+    check(Activation::SCReLU, 1, 1, true);
 }
 
 /// With four king buckets and mirroring: the file's layout is the float net's, and each position
 /// reads its own bucket's rows.
 #[test]
 fn quantised_screlu_with_king_buckets_matches_the_float_net() {
-    check(Activation::SCReLU, 1, 4);
+    check(Activation::SCReLU, 1, 4, true);
 }
 
 /// With eight output buckets: each position goes through its own bucket's weights.
 #[test]
 fn quantised_screlu_with_output_buckets_matches_the_float_net() {
-    check(Activation::SCReLU, 8, 1);
+    check(Activation::SCReLU, 8, 1, false);
 }
 
 #[test]
 fn quantised_crelu_matches_the_float_net() {
-    check(Activation::CReLU, 1, 1);
+    check(Activation::CReLU, 1, 1, false);
 }

@@ -6,8 +6,9 @@
 //! The update is lazy. Making a move only writes down what changed ([`Changes`]); the sums are
 //! brought up to date when the position is evaluated, walking up from the nearest ply that is
 //! current. Nodes that end before they evaluate (a table cutoff, a draw, a mate-distance cut) cost
-//! no update at all. Each side's view is walked on its own: in a net with king buckets a king
-//! move rebuilds its own side's view (see [`RefreshCache`]) while the other is updated as usual.
+//! no update at all. In a net with king buckets a king move that changes its bucket rebuilds its
+//! own side's view (see [`RefreshCache`]) while the other side's is updated as usual, so where
+//! the two sides differ the walk goes side by side.
 
 use super::inputs::{Changes, View, for_each_active};
 use super::network::Network;
@@ -206,6 +207,8 @@ impl AccumulatorStack {
     /// Brings `ply`'s sums up to date for `pos` and returns them: the side to move's view, then
     /// the opponent's.
     pub fn current(&mut self, net: &Network, pos: &Position, ply: usize) -> (&[i16], &[i16]) {
+        // The stack and its cache were made for this net's shape (the evaluator owns both).
+        debug_assert!(net.hidden == self.hidden && net.layout.buckets * 2 == self.cache.per_side);
         if ply >= self.entries.len() || self.entries[ply].key != pos.hash() {
             // The stack does not hold this position: compute it in the last entry.
             self.refreshes += 1;

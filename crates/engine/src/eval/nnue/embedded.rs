@@ -52,6 +52,9 @@ mod tests {
         let shape = format!("768 → {}×2", net.hidden);
         assert!(current.contains(&shape), "{current}: not {shape}");
         assert!(current.contains(net.activation.name()), "{current}");
+        // And its inputs' layout, where it is not the plain one ("mirrored", "4 king buckets").
+        let layout = net.layout.describe();
+        assert!(current.contains(&layout), "{current}: not {layout}");
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub const MAX_KING_BUCKETS: usize = 32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// The bucket of each king square, `0..buckets`: a1 = 0 .. h8 = 63 from the viewing side's end.
-    /// With mirroring, only files a-d are read.
+    /// With mirroring, only files a-d are read (files e-h must still name a bucket that exists).
     pub bucket_of: [u8; 64],
     /// The number of king buckets, 1 to [`MAX_KING_BUCKETS`].
     pub buckets: usize,
@@ -90,6 +90,10 @@ impl Layout {
             0
         };
         let bucket = self.bucket_of[relative ^ files] as usize;
+        debug_assert!(
+            bucket < MAX_KING_BUCKETS,
+            "a layout that is_valid() refuses"
+        );
         View {
             perspective,
             flip: (ranks | files) as u8,

@@ -335,7 +335,7 @@ impl Network {
         let version = u32_at(bytes, 8);
         if !(FIRST_VERSION..=VERSION).contains(&version) {
             return err(format!(
-                "network format version {version}, expected {FIRST_VERSION} or {VERSION}"
+                "network format version {version}, expected {FIRST_VERSION} to {VERSION}"
             ));
         }
         let description_len = declared_description(bytes);

@@ -13,8 +13,10 @@
 //!
 //! - by the rules: checkmate, stalemate, threefold repetition (over the game's hash history),
 //!   the fifty-move rule, insufficient material;
-//! - by adjudication: a win once the search's score (or a mate score) is at least `win_score`
-//!   for the same side on `win_plies` consecutive plies; a draw at ply `max_plies`.
+//! - by adjudication ([`crate::adjudication`]): a win once the search's score (or a mate score)
+//!   is at least `win_score` for the same side on `win_plies` consecutive plies; a draw once it
+//!   is within `draw_score` of zero on `draw_plies` consecutive plies from the engine's
+//!   `draw_after`th move (if `draw_plies` is not 0); a draw at ply `max_plies`.
 //!
 //! The positions kept are those where the side to move is not in check, the best move is neither
 //! a capture nor a promotion and the score is not a mate score: "quiet" positions, whose static
@@ -26,6 +28,7 @@
 //! seeded by `seed` mixed with the number of records already in the file, so resuming with the
 //! same `--seed` does not replay the same openings, while a fresh file and a seed reproduce them.
 
+use crate::adjudication::{Adjudicator, Rules};
 use crate::format::{self, GameResult, RECORD_SIZE};
 use crate::games;
 use chess::rng::{self, Rng};
@@ -60,8 +63,8 @@ pub struct Config {
     pub seed: u64,
     pub hash_mib: usize,
     pub max_plies: usize,
-    pub win_score: i32,
-    pub win_plies: usize,
+    /// When a game is ended by its scores.
+    pub rules: Rules,
     pub quiet: bool,
     /// How the games are written.
     pub format: DataFormat,
@@ -194,8 +197,7 @@ impl Player {
         let mut kept: Vec<(Position, i32)> = Vec::with_capacity(256);
         let mut kept_count = 0u64;
         let mut plies = history.len();
-        // The side the score has favoured by at least `win_score`, and for how many plies.
-        let mut streak: (i32, usize) = (0, 0);
+        let mut adjudicator = Adjudicator::new(config.rules);
         // ANCHOR: keep
         let result = loop {
             if let Some(result) = rules_result(&pos, &history) {
@@ -223,22 +225,8 @@ impl Player {
             if config.format == DataFormat::Games {
                 played.push((mv, white_score));
             }
-            if is_mate(found.score) || found.score.abs() >= config.win_score {
-                let side = white_score.signum();
-                streak = if streak.0 == side {
-                    (side, streak.1 + 1)
-                } else {
-                    (side, 1)
-                };
-                if streak.1 >= config.win_plies {
-                    break if side > 0 {
-                        GameResult::WhiteWins
-                    } else {
-                        GameResult::BlackWins
-                    };
-                }
-            } else {
-                streak = (0, 0);
+            if let Some(verdict) = adjudicator.observe(white_score) {
+                break verdict;
             }
             history.push(pos.hash());
             pos.make_move(mv);
@@ -303,6 +291,22 @@ pub fn open_output(path: &Path, data: DataFormat) -> Result<(File, u64), String>
     Ok((file, count))
 }
 
+/// The adjudication rules in words, for the run's first line.
+fn describe_rules(r: &Rules) -> String {
+    let draws = if r.draw_plies == 0 {
+        "no draw adjudication".to_string()
+    } else {
+        format!(
+            "draws within {} cp for {} plies after move {}",
+            r.draw_score, r.draw_plies, r.draw_after
+        )
+    };
+    format!(
+        "wins at {} cp for {} plies, {draws}",
+        r.win_score, r.win_plies
+    )
+}
+
 /// Runs `datagen`; returns the tally.
 pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
     let mut openings = Vec::new();
@@ -323,7 +327,7 @@ pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
         format!("{} openings from {}", openings.len(), names.join(", "))
     };
     eprintln!(
-        "datagen: {threads} threads, {} nodes a move, {}, {source} + {}{} random plies, seed {} -> {}{}",
+        "datagen: {threads} threads, {} nodes a move, {}, {source} + {}{} random plies, {}, seed {} -> {}{}",
         config.nodes,
         match &config.net {
             Some(net) => format!("the network ({})", net.shape()),
@@ -335,6 +339,7 @@ pub fn run(config: &Config) -> Result<Arc<Tally>, String> {
         } else {
             ""
         },
+        describe_rules(&config.rules),
         config.seed,
         config.out.display(),
         if existing > 0 {

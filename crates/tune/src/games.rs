@@ -63,6 +63,8 @@ pub struct Ply<'a> {
     pub score: i16,
     /// The game's result, from White's view.
     pub result: GameResult,
+    /// The move's number in its game, from 0: a 0 starts a new game.
+    pub index: u64,
 }
 
 /// Whether a position is one to train on, as the field filters them: the side to move is not in
@@ -132,6 +134,7 @@ pub fn scan(bytes: &[u8], mut visit: impl FnMut(&Ply)) -> Result<Scan, String> {
                 best_move: mv,
                 score,
                 result,
+                index: positions,
             });
             pos.make_move(mv);
             positions += 1;

@@ -16,6 +16,7 @@
 //! scripts/spsa.sh --params rfp_margin,razor_margin --iterations 2000 --pairs-per-iteration 8
 //! ```
 
+pub mod adjudication;
 pub mod datagen;
 pub mod files;
 pub mod format;

@@ -4,7 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use tune::{datagen, files, format, games, pgn, spsa, texel};
+use tune::{adjudication, datagen, files, format, games, pgn, spsa, texel};
 
 /// The bigger opening book, where this machine has it, else the repository's.
 fn default_book() -> PathBuf {
@@ -49,6 +49,7 @@ enum Cmd {
     Spsa(SpsaArgs),
     Show(ShowArgs),
     Games(GamesArgs),
+    Adjudicate(AdjudicateArgs),
     Pgn(PgnArgs),
 }
 
@@ -94,12 +95,8 @@ struct DatagenArgs {
     /// A game still going at this ply is a draw.
     #[arg(long, default_value_t = 400)]
     max_plies: usize,
-    /// Adjudicate a win when the score is at least this (centipawns) ...
-    #[arg(long, default_value_t = 1000)]
-    win_score: i32,
-    /// ... for the same side on this many consecutive plies.
-    #[arg(long, default_value_t = 4)]
-    win_plies: usize,
+    #[command(flatten)]
+    rules: RulesArgs,
     /// No progress display.
     #[arg(long)]
     quiet: bool,
@@ -113,10 +110,54 @@ struct DatagenArgs {
     eval_file: Option<PathBuf>,
 }
 
+/// The score rules that end a self-play game early (see `tune::adjudication`).
+#[derive(clap::Args, Debug)]
+struct RulesArgs {
+    /// Adjudicate a win when the score is at least this (centipawns) ...
+    #[arg(long, default_value_t = 1000)]
+    win_score: i32,
+    /// ... for the same side on this many consecutive plies.
+    #[arg(long, default_value_t = 4)]
+    win_plies: usize,
+    /// Adjudicate a draw when the score is within this of zero (centipawns) ...
+    #[arg(long, default_value_t = 10)]
+    draw_score: i32,
+    /// ... on this many consecutive plies (0: never) ...
+    #[arg(long, default_value_t = 0)]
+    draw_plies: usize,
+    /// ... counted from the engine's move after this many of its moves.
+    #[arg(long, default_value_t = 60)]
+    draw_after: usize,
+}
+
+impl RulesArgs {
+    fn rules(&self) -> adjudication::Rules {
+        adjudication::Rules {
+            win_score: self.win_score,
+            win_plies: self.win_plies,
+            draw_score: self.draw_score,
+            draw_plies: self.draw_plies,
+            draw_after: self.draw_after,
+        }
+    }
+}
+
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum FormatArg {
     Records,
     Games,
+}
+
+/// Replays games of `datagen --format games` under other adjudication rules: how many moves and
+/// kept positions the rules would have saved, and how many games they would have ended with
+/// another result than the one played out. Rules stricter than those the games were played with
+/// cannot end a game earlier than it ended, so such games keep their recorded end.
+#[derive(clap::Args, Debug)]
+struct AdjudicateArgs {
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArgs,
 }
 
 /// Reads files of `datagen --format games`: checks every move, counts games, positions and
@@ -292,8 +333,7 @@ fn datagen_cmd(a: DatagenArgs) -> Result<(), String> {
         seed,
         hash_mib: a.hash,
         max_plies: a.max_plies,
-        win_score: a.win_score,
-        win_plies: a.win_plies,
+        rules: a.rules.rules(),
         quiet: a.quiet,
         format: match a.format {
             FormatArg::Records => datagen::DataFormat::Records,
@@ -467,6 +507,70 @@ fn games_cmd(a: GamesArgs) -> Result<(), String> {
     Ok(())
 }
 
+fn adjudicate_cmd(a: AdjudicateArgs) -> Result<(), String> {
+    let rules = a.rules.rules();
+    let mut study = adjudication::Study::default();
+    let mut game: Vec<(i32, bool)> = Vec::with_capacity(512);
+    let mut result = format::GameResult::Draw;
+    for file in &a.files {
+        games::scan_file(file, |ply| {
+            if ply.index == 0 && !game.is_empty() {
+                adjudication::study_game(&mut study, rules, &game, result);
+                game.clear();
+            }
+            result = ply.result;
+            game.push((ply.score as i32, games::keep(ply)));
+        })?;
+        if !game.is_empty() {
+            adjudication::study_game(&mut study, rules, &game, result);
+            game.clear();
+        }
+    }
+    let pct = |part: u64, whole: u64| 100.0 * part as f64 / whole.max(1) as f64;
+    let s = &study;
+    println!("rules: {rules:?}");
+    println!(
+        "games {}; ended earlier by the rules: {} ({:.2}%), {} as draws, {} as wins",
+        s.games,
+        s.ended_draw + s.ended_win,
+        pct(s.ended_draw + s.ended_win, s.games),
+        s.ended_draw,
+        s.ended_win
+    );
+    println!(
+        "with another result than played out: {} games ({:.2}%), {} kept positions ({:.2}%)",
+        s.wrong,
+        pct(s.wrong, s.games),
+        s.wrong_kept,
+        pct(s.wrong_kept, s.kept_with_rules)
+    );
+    println!(
+        "moves searched: {} -> {} ({:.2}%); kept positions: {} -> {} ({:.2}%)",
+        s.moves,
+        s.moves_with_rules,
+        pct(s.moves_with_rules, s.moves),
+        s.kept,
+        s.kept_with_rules,
+        pct(s.kept_with_rules, s.kept)
+    );
+    println!(
+        "results (1-0 / 1/2 / 0-1): {} / {} / {} -> {} / {} / {}",
+        s.results[2],
+        s.results[1],
+        s.results[0],
+        s.results_with_rules[2],
+        s.results_with_rules[1],
+        s.results_with_rules[0]
+    );
+    println!(
+        "games per move searched: x{:.3}; kept positions per move searched: x{:.3}",
+        s.moves as f64 / s.moves_with_rules.max(1) as f64,
+        (s.kept_with_rules as f64 / s.moves_with_rules.max(1) as f64)
+            / (s.kept as f64 / s.moves.max(1) as f64)
+    );
+    Ok(())
+}
+
 fn pgn_cmd(a: PgnArgs) -> Result<(), String> {
     use std::io::{BufReader, Write};
     let (mut file, before) = datagen::open_output(&a.out, datagen::DataFormat::Games)?;
@@ -527,6 +631,7 @@ fn main() -> ExitCode {
         Cmd::Spsa(a) => spsa_cmd(a),
         Cmd::Show(a) => show_cmd(a),
         Cmd::Games(a) => games_cmd(a),
+        Cmd::Adjudicate(a) => adjudicate_cmd(a),
         Cmd::Pgn(a) => pgn_cmd(a),
     };
     match result {

@@ -7,8 +7,18 @@ use engine::eval::weights::{FEATURE_COUNT, FEATURES, WEIGHTS};
 use engine::eval::{blend, trace};
 use engine::tools::bench::BENCH_POSITIONS;
 use std::path::PathBuf;
+use tune::adjudication::Rules;
 use tune::format::{self, GameResult, RECORD_SIZE};
 use tune::{datagen, texel};
+
+/// `datagen`'s defaults: wins at 1000 for 4 plies, no draw adjudication.
+const NO_DRAW_ADJUDICATION: Rules = Rules {
+    win_score: 1000,
+    win_plies: 4,
+    draw_score: 10,
+    draw_plies: 0,
+    draw_after: 60,
+};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -71,8 +81,7 @@ fn datagen_writes_quiet_labelled_positions_and_appends() {
         seed: 1,
         hash_mib: 1,
         max_plies: 400,
-        win_score: 1000,
-        win_plies: 4,
+        rules: NO_DRAW_ADJUDICATION,
         quiet: true,
         format: datagen::DataFormat::Records,
         net: None,
@@ -124,8 +133,7 @@ fn a_seed_and_game_number_give_the_same_game() {
         seed: 0,
         hash_mib: 1,
         max_plies: 120,
-        win_score: 1000,
-        win_plies: 4,
+        rules: NO_DRAW_ADJUDICATION,
         quiet: true,
         format: datagen::DataFormat::Records,
         net: None,
@@ -345,8 +353,7 @@ fn datagen_writes_whole_games_that_replay_and_resume() {
         seed: 3,
         hash_mib: 1,
         max_plies: 400,
-        win_score: 1000,
-        win_plies: 4,
+        rules: NO_DRAW_ADJUDICATION,
         quiet: true,
         format: datagen::DataFormat::Games,
         net: None,
@@ -379,5 +386,48 @@ fn datagen_writes_whole_games_that_replay_and_resume() {
     let resumed = tune::games::scan_file(&out, |_| {}).unwrap();
     assert!(resumed.games > scan.games);
     assert_eq!(resumed.complete_bytes, second.len() as u64);
+    std::fs::remove_file(&out).unwrap();
+}
+
+#[test]
+fn datagen_ends_games_by_the_draw_rule() {
+    // A draw rule that any score short of a win meets at once, from the third move on: every
+    // game not decided by the rules first is a draw of exactly three moves.
+    let out = temp("datagen-draws.games");
+    let _ = std::fs::remove_file(&out);
+    let config = datagen::Config {
+        out: out.clone(),
+        threads: 1,
+        nodes: 300,
+        positions: None,
+        games: Some(4),
+        books: vec![root().join("data/openings/balanced.epd")],
+        random_plies: 8,
+        mixed_parity: true,
+        seed: 11,
+        hash_mib: 1,
+        max_plies: 400,
+        rules: Rules {
+            draw_score: 999,
+            draw_plies: 1,
+            draw_after: 2,
+            ..NO_DRAW_ADJUDICATION
+        },
+        quiet: true,
+        format: datagen::DataFormat::Games,
+        net: None,
+    };
+    datagen::run(&config).unwrap();
+    let mut moves = Vec::new();
+    let scan = tune::games::scan_file(&out, |ply| {
+        if ply.index == 0 {
+            moves.push(0);
+        }
+        *moves.last_mut().unwrap() += 1;
+    })
+    .unwrap();
+    assert_eq!(scan.games, 4);
+    assert_eq!(scan.results, [0, 4, 0], "{scan:?}");
+    assert_eq!(moves, [3, 3, 3, 3]);
     std::fs::remove_file(&out).unwrap();
 }

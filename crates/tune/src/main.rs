@@ -89,8 +89,10 @@ struct DatagenArgs {
     /// Seed of the opening choice and the random moves [default: from the clock].
     #[arg(long)]
     seed: Option<u64>,
-    /// Transposition table per thread, in MiB (cleared before each game).
-    #[arg(long, default_value_t = 16)]
+    /// Transposition table per thread, in MiB (cleared before each game). 1 MiB keeps each
+    /// thread's table in its core's cache: 10% more positions a second than 16 MiB, and no weaker
+    /// at 5,000 nodes (chapter 18, "Data per hour").
+    #[arg(long, default_value_t = 1)]
     hash: usize,
     /// A game still going at this ply is a draw.
     #[arg(long, default_value_t = 400)]

@@ -337,27 +337,39 @@ fn records_carry_the_result() {
     assert_eq!(format::decode(&r).unwrap().result.white_points(), 1.0);
 }
 
-#[test]
-fn datagen_writes_whole_games_that_replay_and_resume() {
-    let out = temp("datagen.games");
-    let _ = std::fs::remove_file(&out);
-    let config = datagen::Config {
-        out: out.clone(),
-        threads: 2,
-        nodes: 400,
+/// A datagen run in the game format from the repository's book: `games` games at `nodes` nodes
+/// on `threads` threads, hand-crafted evaluation, no draw rule.
+fn games_config(
+    out: &std::path::Path,
+    threads: usize,
+    nodes: u64,
+    games: u64,
+    seed: u64,
+) -> datagen::Config {
+    datagen::Config {
+        out: out.to_path_buf(),
+        threads,
+        nodes,
         positions: None,
-        games: Some(3),
+        games: Some(games),
         books: vec![root().join("data/openings/balanced.epd")],
         random_plies: 8,
         mixed_parity: true,
-        seed: 3,
+        seed,
         hash_mib: 1,
         max_plies: 400,
         rules: NO_DRAW_ADJUDICATION,
         quiet: true,
         format: datagen::DataFormat::Games,
         net: None,
-    };
+    }
+}
+
+#[test]
+fn datagen_writes_whole_games_that_replay_and_resume() {
+    let out = temp("datagen.games");
+    let _ = std::fs::remove_file(&out);
+    let config = games_config(&out, 2, 400, 3, 3);
     let tally = datagen::run(&config).unwrap();
     let written = tally.games.load(std::sync::atomic::Ordering::Relaxed);
     let mut kept = 0u64;
@@ -396,26 +408,13 @@ fn datagen_ends_games_by_the_draw_rule() {
     let out = temp("datagen-draws.games");
     let _ = std::fs::remove_file(&out);
     let config = datagen::Config {
-        out: out.clone(),
-        threads: 1,
-        nodes: 300,
-        positions: None,
-        games: Some(4),
-        books: vec![root().join("data/openings/balanced.epd")],
-        random_plies: 8,
-        mixed_parity: true,
-        seed: 11,
-        hash_mib: 1,
-        max_plies: 400,
         rules: Rules {
             draw_score: 999,
             draw_plies: 1,
             draw_after: 2,
             ..NO_DRAW_ADJUDICATION
         },
-        quiet: true,
-        format: datagen::DataFormat::Games,
-        net: None,
+        ..games_config(&out, 1, 300, 4, 11)
     };
     datagen::run(&config).unwrap();
     let mut moves = Vec::new();

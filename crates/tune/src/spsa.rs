@@ -230,11 +230,18 @@ pub fn check_engine(engine: &Path, names: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// The log's first line: what the run is, so that a resumed run can check it is the same run.
+/// The log's first line: everything that makes two runs the same run, so that a resumed run
+/// with other settings is refused. arena's extra arguments (switches set on both engines, for
+/// one) are part of it when there are any; a log written without them reads as before.
 fn header(config: &Config) -> String {
     let s = &config.schedule;
+    let arena = if config.arena_args.is_empty() {
+        String::new()
+    } else {
+        format!(" arena={}", config.arena_args.join(" "))
+    };
     format!(
-        "# spsa params={} iterations={} pairs={} tc={} alpha={} gamma={} a_ratio={} r_end={} seed={}",
+        "# spsa params={} iterations={} pairs={} tc={} alpha={} gamma={} a_ratio={} r_end={} seed={}{arena}",
         config.names.join(","),
         s.iterations,
         config.pairs,
@@ -553,5 +560,12 @@ mod tests {
             ..config.clone()
         };
         assert!(resume_point(&log, &other).is_err());
+        // The same run with a technique switched on for both engines is another run.
+        let switched = Config {
+            arena_args: vec!["--each".into(), "option.tt_eval=true".into()],
+            ..config.clone()
+        };
+        assert!(resume_point(&log, &switched).is_err());
+        assert!(header(&switched).ends_with(" arena=--each option.tt_eval=true"));
     }
 }

@@ -14,6 +14,8 @@
 #   (target/release/tune spsa --help lists the rest)
 #
 # Example: scripts/spsa.sh --iterations 2000 --pairs-per-iteration 8 --tc 4+0.04
+# With techniques that are off by default switched on for both engines (recorded in the log):
+#   scripts/spsa.sh --iterations 1000 --pairs-per-iteration 4 -- --each option.tt_eval=true
 # An interrupted run continues where it stopped when the same command is run again.
 # Then test the result: put the values in crates/engine/src/params.rs and run scripts/sprt.sh.
 
@@ -24,7 +26,7 @@ root=$(git rev-parse --show-toplevel)
 cd "$root"
 
 case ${1:-} in
-    -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 
 echo "== building cb2026 with the tune feature (target/spsa-build)"

@@ -17,7 +17,8 @@
 # With techniques that are off by default switched on for both engines (recorded in the log):
 #   scripts/spsa.sh --iterations 1000 --pairs-per-iteration 4 -- --each option.tt_eval=true
 # An interrupted run continues where it stopped when the same command is run again.
-# Then test the result: put the values in crates/engine/src/params.rs and run scripts/sprt.sh.
+# Then test the result: scripts/spsa-apply.py LOG puts the last iteration's values into
+# crates/engine/src/params.rs as the defaults (rounded, clamped to each range); run scripts/sprt.sh.
 
 set -euo pipefail
 export LC_ALL=C
@@ -26,7 +27,7 @@ root=$(git rev-parse --show-toplevel)
 cd "$root"
 
 case ${1:-} in
-    -h | --help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
 
 echo "== building cb2026 with the tune feature (target/spsa-build)"

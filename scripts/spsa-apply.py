@@ -17,41 +17,11 @@ and an SPRT against main before the commit that keeps it.
 """
 
 import math
-import re
+import os
 import sys
+import tempfile
 
-PARAMS_RS = "crates/engine/src/params.rs"
-
-# One row of the params! macro: `name: default, min, max, step, "doc";` (the doc may hold commas).
-ROW = re.compile(
-    r"^(?P<indent>\s*)(?P<name>[a-z_][a-z_0-9]*):\s*(?P<default>-?\d+),\s*(?P<min>-?\d+),"
-    r"\s*(?P<max>-?\d+),\s*(?P<step>-?\d+),(?P<rest>\s*\".*\";\s*)$"
-)
-
-
-def read_log(path):
-    """The log's header (key=value words of its `# spsa` line) and its iterations, in order, as
-    (k, {name: value})."""
-    header = {}
-    rows = []
-    with open(path) as log:
-        for number, line in enumerate(log, 1):
-            words = line.split()
-            if not words:
-                continue
-            if words[0] == "#":
-                if len(words) > 1 and words[1] == "spsa":
-                    header = dict(w.split("=", 1) for w in words[2:] if "=" in w)
-                continue
-            fields = dict(w.split("=", 1) for w in words if "=" in w)
-            if "k" not in fields or "theta" not in fields:
-                raise ValueError(f"{path}:{number}: not an iteration line")
-            theta = {}
-            for pair in fields["theta"].split(","):
-                name, _, value = pair.partition(":")
-                theta[name] = float(value)
-            rows.append((int(fields["k"]), theta))
-    return header, rows
+from spsa_log import PARAMS_RS, ROW, read_defaults, read_log
 
 
 def round_half_away(x):
@@ -104,6 +74,21 @@ def self_test():
         pass
     else:
         raise AssertionError("a name without a row must be refused")
+    assert read_defaults(source) == {"alpha_margin": 25, "beta_base": -80, "gamma_cap": 3,
+                                     "untouched": 7}
+    log = ("# spsa params=alpha_margin,beta_base iterations=2\n"
+           "# start alpha_margin:25,beta_base:-80\n"
+           "k=1 w=3 d=4 l=1 theta=alpha_margin:25.4,beta_base:-80.5\n"
+           "k=2 w=2 d=5 l=1 theta=alpha_margin:26.1,beta_base:-79.25\n")
+    with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+        f.write(log)
+    try:
+        header, start, rows = read_log(f.name)
+    finally:
+        os.unlink(f.name)
+    assert header["iterations"] == "2" and start == {"alpha_margin": 25.0, "beta_base": -80.0}
+    assert [(r.k, r.w, r.d, r.l) for r in rows] == [(1, 3, 4, 1), (2, 2, 5, 1)]
+    assert rows[-1].theta == {"alpha_margin": 26.1, "beta_base": -79.25}
     assert round_half_away(-0.5) == -1 and round_half_away(0.5) == 1 and round_half_away(2.49) == 2
     print("spsa-apply.py: self-test passed")
     return 0
@@ -129,19 +114,16 @@ def main(argv):
         else:
             print(f"spsa-apply.py: unknown argument {arg}", file=sys.stderr)
             return 2
-    header, rows = read_log(path)
+    header, _, rows = read_log(path)
     if not rows:
         print(f"spsa-apply.py: no iterations in {path}", file=sys.stderr)
         return 1
-    total = int(header.get("iterations", rows[-1][0]))
-    if iteration is None:
-        k, values = rows[-1]
-    else:
-        found = [r for r in rows if r[0] == iteration]
-        if not found:
-            print(f"spsa-apply.py: no iteration {iteration} in {path}", file=sys.stderr)
-            return 1
-        k, values = found[-1]
+    total = int(header.get("iterations", rows[-1].k))
+    found = rows if iteration is None else [r for r in rows if r.k == iteration]
+    if not found:
+        print(f"spsa-apply.py: no iteration {iteration} in {path}", file=sys.stderr)
+        return 1
+    k, values = found[-1].k, found[-1].theta
     if k < total and not partial:
         print(f"spsa-apply.py: {path} stops at iteration {k} of {total}; "
               "give --partial to adopt it anyway", file=sys.stderr)

@@ -16,9 +16,7 @@ result is adopted the working tree holds the new values, not the start.
 import subprocess
 import sys
 
-
-def parse_values(text):
-    return {name: float(value) for name, value in (w.split(":") for w in text.split(","))}
+from spsa_log import PARAMS_RS, read_defaults, read_log
 
 
 def main(argv):
@@ -36,30 +34,12 @@ def main(argv):
             return 0
         else:
             path = arg
-    header = {}
-    start = None
-    rows = []
-    with open(path) as log:
-        for line in log:
-            words = line.split()
-            if not words:
-                continue
-            if words[:2] == ["#", "start"] and len(words) == 3:
-                start = parse_values(words[2])
-                continue
-            if words[0] == "#":
-                header = dict(w.split("=", 1) for w in words[2:] if "=" in w)
-                continue
-            fields = dict(w.split("=", 1) for w in words)
-            rows.append(
-                (int(fields["k"]), int(fields["w"]), int(fields["d"]), int(fields["l"]),
-                 parse_values(fields["theta"]))
-            )
+    header, start, rows = read_log(path)
     if not rows:
         print(f"spsa-table.py: no iterations in {path}", file=sys.stderr)
         return 1
-    names = list(rows[0][4])
-    total = int(header.get("iterations", rows[-1][0]))
+    names = list(rows[0].theta)
+    total = int(header.get("iterations", rows[-1].k))
     every = every or max(total // 10, 1)
     print("| iteration | " + " | ".join(f"`{n}`" for n in names) + " |")
     print("|---:|" + "---:|" * len(names))
@@ -68,40 +48,34 @@ def main(argv):
     else:
         defaults = parse_defaults(defaults_at)
         if defaults:
-            print("| 0 (default) | " + " | ".join(defaults.get(n, "?") for n in names) + " |")
-    for k, _, _, _, theta in rows:
-        if k % every == 0 or k == rows[-1][0]:
-            print(f"| {k} | " + " | ".join(f"{theta[n]:.1f}" for n in names) + " |")
-    w = sum(r[1] for r in rows)
-    d = sum(r[2] for r in rows)
-    l = sum(r[3] for r in rows)
+            print("| 0 (default) | " + " | ".join(str(defaults.get(n, "?")) for n in names)
+                  + " |")
+    for row in rows:
+        if row.k % every == 0 or row is rows[-1]:
+            print(f"| {row.k} | " + " | ".join(f"{row.theta[n]:.1f}" for n in names) + " |")
+    w = sum(r.w for r in rows)
+    d = sum(r.d for r in rows)
+    l = sum(r.l for r in rows)
     print()
-    print(f"{rows[-1][0]} of {total} iterations, {w + d + l} games: "
+    print(f"{rows[-1].k} of {total} iterations, {w + d + l} games: "
           f"+{w} ={d} -{l} from the + engine's side.")
     return 0
 
 
 def parse_defaults(rev):
-    """Each parameter's default, from the params! table in crates/engine/src/params.rs (at git
-    revision `rev`, or in the working tree)."""
-    path = "crates/engine/src/params.rs"
+    """Each parameter's default, from the params! table in params.rs (at git revision `rev`, or
+    in the working tree)."""
     try:
         if rev is None:
-            with open(path) as source:
+            with open(PARAMS_RS) as source:
                 text = source.read()
         else:
-            text = subprocess.run(["git", "show", f"{rev}:{path}"], check=True,
+            text = subprocess.run(["git", "show", f"{rev}:{PARAMS_RS}"], check=True,
                                   capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
         print(f"spsa-table.py: no defaults ({e})", file=sys.stderr)
         return {}
-    defaults = {}
-    for line in text.splitlines():
-        line = line.strip()
-        name, colon, rest = line.partition(":")
-        if colon and name.isidentifier() and rest.strip()[:1].isdigit():
-            defaults[name] = rest.split(",")[0].strip()
-    return defaults
+    return read_defaults(text)
 
 
 if __name__ == "__main__":

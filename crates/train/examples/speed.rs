@@ -1,5 +1,5 @@
 //! Where a training step's time goes:
-//! `cargo run --release -p train --example speed [HIDDEN] [KING_BUCKETS] [mirror]`. Times, on
+//! `cargo run --release -p train --example speed [HIDDEN] [KING_BUCKETS] [mirror] [factorise]`. Times, on
 //! one thread, the forward pass alone, the forward and backward pass of a chunk, and whole steps
 //! (with the optimiser) on all threads, over synthetic positions of 26 pieces.
 
@@ -48,12 +48,14 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(1);
     let mirror = std::env::args().nth(3).is_some_and(|a| a == "mirror");
+    let factorise = std::env::args().nth(4).is_some_and(|a| a == "factorise");
     let samples = positions(1 << 20);
     let config = Config {
         data: vec!["synthetic".into()],
         hidden,
         king_buckets,
         mirror,
+        factorise,
         ..Config::default()
     };
     if let Err(e) = config.validate() {
@@ -80,7 +82,7 @@ fn main() {
         samples.len() as f64 / t.elapsed().as_secs_f64() / 1e6
     );
     for isa in Isa::available() {
-        let mut work = Work::new(hidden, config.output_buckets, layout.inputs());
+        let mut work = Work::new(hidden, config.output_buckets, state.net.rows());
         let t = Instant::now();
         for c in ids.chunks(CHUNK) {
             gradient::loss_sum(isa, &state.net, &obj, &samples, c, &mut work);

@@ -6,7 +6,7 @@
 //! | bytes | what |
 //! |---|---|
 //! | 0..8 | `CB26TRCK` |
-//! | 8..12 | format version, 3 (2, without king buckets, is read too) |
+//! | 8..12 | format version, 4 (3, without the factoriser, and 2, without king buckets, are read too) |
 //! | 12..20 | a hash of everything after byte 32 (a damaged file is refused, not misread) |
 //! | 20..32 | zero |
 //! | 32.. | the configuration (data files with the bytes used and their hash, then every option); epochs done, steps taken, the shuffling generator's state; the history of epochs; the float weights (`w1`, `b1`, `w2`, `b2`); Adam's first moments and second moments in the same order |
@@ -25,7 +25,9 @@ use engine::eval::nnue::network::{MAX_HIDDEN, MAX_OUTPUT_BUCKETS};
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"CB26TRCK";
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
+/// The version before the factoriser, still read (as a run without it).
+const UNFACTORISED_VERSION: u32 = 3;
 /// The version before king buckets and mirroring, still read (as a run without them). A
 /// checkpoint stores the number of king buckets and the mirroring, not the bucket map: the map is
 /// [`Layout::named`]'s for that number, which must therefore never change.
@@ -134,6 +136,7 @@ fn write_config(w: &mut Writer, c: &Config, files: &[FileUsed]) -> Result<(), St
     w.u32(c.output_buckets as u32);
     w.u32(c.king_buckets as u32);
     w.u32(c.mirror as u32);
+    w.u32(c.factorise as u32);
     w.u32(c.epochs);
     w.u64(c.batch as u64);
     w.f32(c.lr);
@@ -145,6 +148,15 @@ fn write_config(w: &mut Writer, c: &Config, files: &[FileUsed]) -> Result<(), St
     w.f64(c.validation);
     w.u64(c.seed);
     Ok(())
+}
+
+/// A flag stored as a `u32`, 0 or 1.
+fn flag(r: &mut Reader, what: &str) -> Result<bool, String> {
+    match r.u32()? {
+        0 => Ok(false),
+        1 => Ok(true),
+        f => Err(format!("a {what} flag of {f}")),
+    }
 }
 
 fn read_config(r: &mut Reader, version: u32) -> Result<(Config, Vec<FileUsed>), String> {
@@ -170,18 +182,18 @@ fn read_config(r: &mut Reader, version: u32) -> Result<(Config, Vec<FileUsed>), 
     if !(1..=MAX_OUTPUT_BUCKETS).contains(&output_buckets) {
         return Err(format!("{output_buckets} output buckets"));
     }
-    let (king_buckets, mirror) = if version >= VERSION {
+    let (king_buckets, mirror) = if version >= UNFACTORISED_VERSION {
         let k = r.u32()? as usize;
-        let m = match r.u32()? {
-            0 => false,
-            1 => true,
-            m => return Err(format!("a mirroring flag of {m}")),
-        };
+        let m = flag(r, "mirroring")?;
         Layout::named(k, m)?;
         (k, m)
     } else {
         (1, false)
     };
+    let factorise = version >= VERSION && flag(r, "factoriser")?;
+    if factorise && king_buckets < 2 {
+        return Err("a factoriser without king buckets".into());
+    }
     let config = Config {
         data: files.iter().map(|f| f.path.clone()).collect(),
         hidden,
@@ -189,6 +201,7 @@ fn read_config(r: &mut Reader, version: u32) -> Result<(Config, Vec<FileUsed>), 
         output_buckets,
         king_buckets,
         mirror,
+        factorise,
         epochs: r.u32()?,
         batch: r.u64()? as usize,
         lr: r.f32()?,
@@ -252,9 +265,9 @@ impl Checkpoint {
         }
         let mut r = Reader { bytes, at: 8 };
         let version = r.u32()?;
-        if version != VERSION && version != PLAIN_VERSION {
+        if !(PLAIN_VERSION..=VERSION).contains(&version) {
             return Err(format!(
-                "checkpoint version {version}, expected {PLAIN_VERSION} or {VERSION}"
+                "checkpoint version {version}, expected {PLAIN_VERSION} to {VERSION}"
             ));
         }
         let hash = r.u64()?;
@@ -289,12 +302,13 @@ impl Checkpoint {
         }
         let (h, buckets) = (config.hidden, config.output_buckets);
         let layout = config.layout();
-        let rows = layout.inputs();
+        let rows = crate::float_network::rows(&layout, config.factorise);
         let net = FloatNetwork {
             hidden: h,
             activation: config.activation,
             layout,
             w1: r.floats(rows * h)?,
+            factorised: config.factorise,
             b1: r.floats(h)?,
             buckets,
             w2: r.floats(buckets * 2 * h)?,
@@ -408,7 +422,8 @@ mod tests {
     }
 
     /// A checkpoint of the version before king buckets (no layout in its configuration) is read
-    /// as a plain run; a bad layout in a current one is refused.
+    /// as a plain run, one of the version before the factoriser as a run without it; a bad
+    /// layout or flag in a current one is refused.
     #[test]
     fn an_older_checkpoint_reads_as_a_plain_run() {
         let config = Config {
@@ -426,20 +441,28 @@ mod tests {
             }],
         };
         let bytes = c.to_bytes().unwrap();
-        // The configuration's king buckets and mirroring follow the output buckets: after the
-        // file list (count, path "a.games", bytes, hash) and hidden, activation, output buckets.
+        // The configuration's king buckets, mirroring and factoriser follow the output buckets:
+        // after the file list (count, path "a.games", bytes, hash) and hidden, activation,
+        // output buckets.
         let at = HEADER + 4 + (4 + 7) + 8 + 8 + 3 * 4;
-        assert_eq!(&bytes[at..at + 8], &[1, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(&bytes[at..at + 12], &[1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
         let rehash = |mut b: Vec<u8>| {
             let h = hash_bytes(&b[HEADER..]);
             b[12..20].copy_from_slice(&h.to_le_bytes());
             b
         };
-        let mut old = bytes[..at].to_vec();
-        old.extend_from_slice(&bytes[at + 8..]);
-        old[8..12].copy_from_slice(&PLAIN_VERSION.to_le_bytes());
-        assert_eq!(Checkpoint::from_bytes(&rehash(old)).unwrap(), c);
-        for (offset, value, what) in [(0, 3, "king buckets"), (4, 2, "mirroring")] {
+        for (version, dropped) in [(PLAIN_VERSION, 12), (UNFACTORISED_VERSION, 4)] {
+            let mut old = bytes[..at + 12 - dropped].to_vec();
+            old.extend_from_slice(&bytes[at + 12..]);
+            old[8..12].copy_from_slice(&version.to_le_bytes());
+            assert_eq!(Checkpoint::from_bytes(&rehash(old)).unwrap(), c);
+        }
+        for (offset, value, what) in [
+            (0, 3, "king buckets"),
+            (4, 2, "mirroring"),
+            (8, 2, "factoriser"),
+            (8, 1, "without king buckets"),
+        ] {
             let mut bad = bytes.clone();
             bad[at + offset] = value;
             let e = Checkpoint::from_bytes(&rehash(bad)).unwrap_err();

@@ -21,6 +21,9 @@ pub struct Config {
     pub king_buckets: usize,
     /// Mirror each view so that its king stands on files a-d.
     pub mirror: bool,
+    /// Train the king buckets with a factoriser: 768 more rows that every bucket shares, added
+    /// into each bucket's rows when the net is written (see [`FloatNetwork`](crate::FloatNetwork)).
+    pub factorise: bool,
     /// Epochs in all (a resumed run counts the ones already done).
     pub epochs: u32,
     /// Positions per optimiser step.
@@ -48,6 +51,7 @@ impl Default for Config {
             output_buckets: 1,
             king_buckets: 1,
             mirror: false,
+            factorise: false,
             epochs: 10,
             batch: 16384,
             lr: 0.001,
@@ -86,7 +90,7 @@ impl Config {
             })
             .collect();
         format!(
-            "cb2026 train {}: train --data {} --hidden {} --activation {}{}{} --epochs {} --batch {} \
+            "cb2026 train {}: train --data {} --hidden {} --activation {}{}{}{} --epochs {} --batch {} \
              --lr {} --lr-drop-epoch {} --lr-gamma {} --wdl {} --scale {} --weight-decay {} \
              --validation {} --seed {}; epoch {epoch}; data: {}",
             env!("CARGO_PKG_VERSION"),
@@ -105,6 +109,7 @@ impl Config {
                 (k, false) => format!(" --king-buckets {k}"),
                 (k, true) => format!(" --king-buckets {k} --mirror"),
             },
+            if self.factorise { " --factorise" } else { "" },
             self.epochs,
             self.batch,
             self.lr,
@@ -136,6 +141,9 @@ impl Config {
         }
         Layout::named(self.king_buckets, self.mirror)
             .map_err(|e| format!("--king-buckets {}: {e}", self.king_buckets))?;
+        if self.factorise && self.king_buckets < 2 {
+            return Err("--factorise shares weights between king buckets: it needs --king-buckets 2 or more".into());
+        }
         if self.batch == 0 {
             return Err("--batch must be at least 1".into());
         }

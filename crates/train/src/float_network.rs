@@ -2,7 +2,7 @@
 //! network the engine evaluates with ([`engine::eval::nnue::Network`], whose module describes the
 //! shape and the file).
 
-use engine::eval::nnue::inputs::Layout;
+use engine::eval::nnue::inputs::{INPUTS, Layout};
 use engine::eval::nnue::network::{MAX_OUTPUT_BUCKETS, QA, QB, WEIGHT_LIMIT, output_bucket};
 use engine::eval::nnue::{Activation, Network};
 
@@ -13,9 +13,14 @@ pub struct FloatNetwork {
     pub activation: Activation,
     /// How the inputs are read: king buckets and mirroring.
     pub layout: Layout,
-    /// `layout.inputs() × hidden`, input-major: input `i`'s weights are
-    /// `w1[i * hidden..(i + 1) * hidden]`.
+    /// `rows() × hidden`, input-major: input `i`'s weights are `w1[i * hidden..(i + 1) * hidden]`.
     pub w1: Vec<f32>,
+    /// Whether `w1` ends with the factoriser: [`INPUTS`] rows after the buckets' that every king
+    /// bucket shares. Input `f` of bucket `b` then weighs `w1[b·768 + f] + w1[K·768 + f]`: the
+    /// shared row learns from every position, whatever bucket its king is in, and each bucket's
+    /// own row only what differs there. The engine's net has no such rows: [`Self::quantise`]
+    /// adds them into each bucket's, which gives the same network.
+    pub factorised: bool,
     pub b1: Vec<f32>,
     /// The output buckets, 1 to [`MAX_OUTPUT_BUCKETS`].
     pub buckets: usize,
@@ -27,19 +32,21 @@ pub struct FloatNetwork {
 }
 
 impl FloatNetwork {
-    /// All weights zero.
+    /// All weights zero; with the factoriser's rows when `factorised`.
     pub fn zeros(
         hidden: usize,
         activation: Activation,
         buckets: usize,
         layout: Layout,
+        factorised: bool,
     ) -> FloatNetwork {
         assert!((1..=MAX_OUTPUT_BUCKETS).contains(&buckets) && layout.is_valid());
         FloatNetwork {
             hidden,
             activation,
             layout,
-            w1: vec![0.0; layout.inputs() * hidden],
+            w1: vec![0.0; rows(&layout, factorised) * hidden],
+            factorised,
             b1: vec![0.0; hidden],
             buckets,
             w2: vec![0.0; buckets * 2 * hidden],
@@ -47,14 +54,47 @@ impl FloatNetwork {
         }
     }
 
-    /// The first layer's sum for one perspective's active inputs.
+    /// The rows of `w1`: the layout's inputs, and the factoriser's.
+    pub fn rows(&self) -> usize {
+        rows(&self.layout, self.factorised)
+    }
+
+    /// The first layer's sum for one perspective's active inputs (the layout's indices; with
+    /// the factoriser each also adds its shared row).
     pub fn accumulate(&self, inputs: &[usize], out: &mut [f32]) {
         out.copy_from_slice(&self.b1);
+        let shared = self.layout.inputs();
         for &i in inputs {
-            let row = &self.w1[i * self.hidden..(i + 1) * self.hidden];
-            for (o, w) in out.iter_mut().zip(row) {
-                *o += w;
+            let mut add = |r: usize| {
+                let row = &self.w1[r * self.hidden..(r + 1) * self.hidden];
+                for (o, w) in out.iter_mut().zip(row) {
+                    *o += w;
+                }
+            };
+            add(i);
+            if self.factorised {
+                add(shared + i % INPUTS);
             }
+        }
+    }
+
+    /// The same network without the factoriser: its shared rows added into every bucket's.
+    pub fn merged(&self) -> FloatNetwork {
+        if !self.factorised {
+            return self.clone();
+        }
+        let h = self.hidden;
+        let (own, shared) = self.w1.split_at(self.layout.inputs() * h);
+        let mut w1 = own.to_vec();
+        for bucket in w1.chunks_exact_mut(INPUTS * h) {
+            for (w, s) in bucket.iter_mut().zip(shared) {
+                *w += s;
+            }
+        }
+        FloatNetwork {
+            w1,
+            factorised: false,
+            ..self.clone()
         }
     }
 
@@ -76,8 +116,12 @@ impl FloatNetwork {
         out
     }
 
-    /// The integer network: every weight clipped to ±[`WEIGHT_LIMIT`] and rounded.
+    /// The integer network: the factoriser merged, every weight clipped to ±[`WEIGHT_LIMIT`]
+    /// and rounded.
     pub fn quantise(&self) -> Network {
+        if self.factorised {
+            return self.merged().quantise();
+        }
         let q = |w: f32, scale: i32| -> i16 {
             (w.clamp(-WEIGHT_LIMIT, WEIGHT_LIMIT) * scale as f32).round() as i16
         };
@@ -97,4 +141,9 @@ impl FloatNetwork {
                 .collect(),
         }
     }
+}
+
+/// The rows of the first layer for a layout, with or without the factoriser's.
+pub fn rows(layout: &Layout, factorised: bool) -> usize {
+    layout.inputs() + if factorised { INPUTS } else { 0 }
 }

@@ -14,7 +14,9 @@
 //! `∂/∂w2_us = g·f(a_us)`, `δ_us = g·w2_us ⊙ f'(a_us)`, `∂/∂b1 = δ_us + δ_them`, and for
 //! every active input `∂/∂W1[i] += δ_us` (or `δ_them`). Only the ~32 rows of `W1` a position's
 //! inputs name get a gradient; [`Gradient`] notes which rows a chunk touched, so that clearing
-//! it, summing chunks and the optimiser all skip the others.
+//! it, summing chunks and the optimiser all skip the others. A factorised net (see
+//! [`FloatNetwork::factorised`]) has 768 shared rows after the buckets', and each active input
+//! names its shared row too: `W1[i]` above is then the sum of the two rows, and both get `δ`.
 //!
 //! The time goes into the first layer: adding ~30 rows of N floats into each accumulator,
 //! and adding the two δ vectors into ~30 gradient rows each. Both loops work on blocks of `B`
@@ -28,9 +30,10 @@
 //! on arithmetic), so there is none.
 
 use crate::FloatNetwork;
-use crate::data::Sample;
+use crate::data::{MAX_PIECES, Sample};
 use crate::loss::Objective;
 use engine::eval::nnue::Activation;
+use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::output_bucket;
 
 /// The partial sums of a dot product, and the smallest block: the first layer's size is a
@@ -287,11 +290,26 @@ fn body<const SQUARED: bool, const BACKWARD: bool, const B: usize>(
     gathered.clear();
     gathered.extend(order.iter().map(|&i| samples[i as usize]));
     let mut total = 0.0f64;
+    let shared = net.layout.inputs();
+    let (mut ours_f, mut theirs_f) = ([0u16; 2 * MAX_PIECES], [0u16; 2 * MAX_PIECES]);
     for sample in gathered.iter() {
         let inputs = sample.inputs(&net.layout);
-        let (ours, theirs) = (&inputs.ours[..inputs.len], &inputs.theirs[..inputs.len]);
+        let n = inputs.len;
+        let (mut ours, mut theirs) = (&inputs.ours[..n], &inputs.theirs[..n]);
+        // With the factoriser every input also names its shared row (chapter "Training the
+        // network": the same weights whatever the king's bucket), so the loops below see twice
+        // the rows and need no other change.
+        if net.factorised {
+            for (all, own) in [(&mut ours_f, ours), (&mut theirs_f, theirs)] {
+                all[..n].copy_from_slice(own);
+                for (f, &i) in all[n..2 * n].iter_mut().zip(own) {
+                    *f = (shared + i as usize % INPUTS) as u16;
+                }
+            }
+            (ours, theirs) = (&ours_f[..2 * n], &theirs_f[..2 * n]);
+        }
         accumulate::<B>(&net.w1, &net.b1, ours, theirs, us, them);
-        let bucket = output_bucket(inputs.len, net.buckets);
+        let bucket = output_bucket(n, net.buckets);
         let (w2_us, w2_them) = net.w2[bucket * 2 * h..(bucket + 1) * 2 * h].split_at(h);
         let out =
             net.b2[bucket] + activated_dot(act, us, w2_us) + activated_dot(act, them, w2_them);
@@ -397,7 +415,9 @@ fn check_shapes(isa: Isa, net: &FloatNetwork, work: &Work) {
     );
     let buckets = net.buckets;
     assert!(net.layout.is_valid());
-    assert!(net.w1.len() == net.layout.inputs() * h && net.b1.len() == h);
+    assert!(net.w1.len() == net.rows() * h && net.b1.len() == h);
+    // The factoriser's rows are named by u16 indices like the others.
+    assert!(net.rows() <= u16::MAX as usize + 1);
     assert!(work.grad.w1.is_empty() || work.grad.w1.len() == net.w1.len());
     assert!(buckets >= 1 && net.w2.len() == buckets * 2 * h && net.b2.len() == buckets);
     assert!(work.grad.w2.is_empty() || work.grad.w2.len() == net.w2.len());

@@ -51,6 +51,11 @@ struct Cli {
     /// Mirror each side's view so that its king stands on files a-d.
     #[arg(long)]
     mirror: bool,
+    /// With king buckets: train 768 more rows that every bucket shares (a factoriser), so that
+    /// what holds whatever the king's bucket is learnt from all the positions; they are added into
+    /// each bucket's rows in the written net, which has the same size as without.
+    #[arg(long)]
+    factorise: bool,
     /// Epochs in all (with --resume: the new total) [default: 10].
     #[arg(long, value_name = "N")]
     epochs: Option<u32>,
@@ -110,6 +115,7 @@ impl Cli {
             output_buckets: self.output_buckets.unwrap_or(base.output_buckets),
             king_buckets: self.king_buckets.unwrap_or(base.king_buckets),
             mirror: self.mirror || base.mirror,
+            factorise: self.factorise || base.factorise,
             epochs: self.epochs.unwrap_or(base.epochs),
             batch: self.batch.unwrap_or(base.batch),
             lr: self.lr.unwrap_or(base.lr),
@@ -144,6 +150,7 @@ fn run(cli: &Cli) -> Result<(), String> {
             ),
             ("--king-buckets", wanted.king_buckets != saved.king_buckets),
             ("--mirror", wanted.mirror != saved.mirror),
+            ("--factorise", wanted.factorise != saved.factorise),
             ("--batch", wanted.batch != saved.batch),
             ("--lr", wanted.lr != saved.lr),
             (

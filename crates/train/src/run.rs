@@ -190,9 +190,10 @@ fn train(
             "train: {}{} → {}×2 → 1{}, {}, batch {}, lr {} ({}), λ {}, K {}, \
              weight decay {}, seed {}; {} threads, {} loops",
             config.layout().inputs(),
-            match config.layout().describe().as_str() {
-                "" => String::new(),
-                d => format!(" ({d})"),
+            match (config.layout().describe().as_str(), config.factorise) {
+                ("", _) => String::new(),
+                (d, false) => format!(" ({d})"),
+                (d, true) => format!(" ({d}, factorised: 768 shared rows while training)"),
             },
             config.hidden,
             match config.output_buckets {

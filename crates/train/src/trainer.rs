@@ -63,13 +63,14 @@ impl State {
     /// A new run's state: random weights and a shuffling generator, both from the seed.
     pub fn new(config: &Config) -> State {
         let seed = config.seed;
-        let rows = config.layout().inputs();
+        let rows = crate::float_network::rows(&config.layout(), config.factorise);
         State {
             net: model::random(
                 config.hidden,
                 config.activation,
                 config.output_buckets,
                 config.layout(),
+                config.factorise,
                 chess::rng::derive(seed, 1),
             ),
             m: Moments::zeros(rows, config.hidden, config.output_buckets),
@@ -138,7 +139,7 @@ impl Trainer {
         let h = self.config.hidden;
         let chunks = batch.len().div_ceil(CHUNK);
         while self.works.len() < chunks {
-            let rows = self.state.net.layout.inputs();
+            let rows = self.state.net.rows();
             self.works
                 .push(Work::new(h, self.config.output_buckets, rows));
         }

@@ -57,28 +57,37 @@ fn the_command_line_trains_resumes_and_explains_its_errors() {
     assert!(!ok && err.contains("--mirror"), "{err}");
 
     // King buckets and mirroring: the net file carries its layout and its description the
-    // options that made it, and the engine reads it back.
-    let bucketed = dir.join("bucketed");
-    let bucketed = bucketed.to_str().unwrap();
-    let (ok, err) = train(&[
-        "--data",
-        data,
-        "--out",
-        bucketed,
-        "--hidden",
-        "16",
-        "--batch",
-        "256",
-        "--epochs",
-        "1",
-        "--king-buckets",
-        "4",
-        "--mirror",
-        "--quiet",
-    ]);
-    assert!(ok, "{err}");
-    let bytes = std::fs::read(std::path::Path::new(bucketed).join("net-e1.nnue")).unwrap();
-    let net = engine::eval::nnue::Network::from_bytes(&bytes).unwrap();
+    // options that made it, and the engine reads it back. With the factoriser too: a file of the
+    // same layout and size (its shared rows are added into each bucket's), which says how it
+    // was trained.
+    let bucketed_run = |name: &str, extra: &[&str]| {
+        let out = dir.join(name).to_str().unwrap().to_string();
+        let args = [
+            "--data",
+            data,
+            "--out",
+            &out,
+            "--hidden",
+            "16",
+            "--batch",
+            "256",
+            "--epochs",
+            "1",
+            "--king-buckets",
+            "4",
+            "--mirror",
+            "--quiet",
+        ];
+        let (ok, err) = train(&[&args[..], extra].concat());
+        assert!(ok, "{err}");
+        let bytes = std::fs::read(std::path::Path::new(&out).join("net-e1.nnue")).unwrap();
+        (
+            out,
+            engine::eval::nnue::Network::from_bytes(&bytes).unwrap(),
+        )
+    };
+    let (bucketed, net) = bucketed_run("bucketed", &[]);
+    let bucketed = bucketed.as_str();
     assert_eq!(
         net.layout,
         engine::eval::nnue::inputs::Layout::named(4, true).unwrap()
@@ -87,6 +96,33 @@ fn the_command_line_trains_resumes_and_explains_its_errors() {
         net.description.contains("--king-buckets 4 --mirror"),
         "{}",
         net.description
+    );
+    let (factorised, f_net) = bucketed_run("factorised", &["--factorise"]);
+    let factorised = factorised.as_str();
+    assert_eq!(f_net.layout, net.layout);
+    assert_eq!(f_net.w1.len(), net.w1.len());
+    assert_ne!(f_net.w1, net.w1);
+    assert!(
+        f_net
+            .description
+            .contains("--king-buckets 4 --mirror --factorise"),
+        "{}",
+        f_net.description
+    );
+    let (ok, err) = train(&["--out", bucketed, "--resume", "--factorise"]);
+    assert!(!ok && err.contains("--factorise"), "{err}");
+    let (ok, err) = train(&["--out", factorised, "--resume", "--epochs", "2", "--quiet"]);
+    assert!(ok, "{err}");
+    let (ok, err) = train(&[
+        "--data",
+        data,
+        "--out",
+        dir.join("f1").to_str().unwrap(),
+        "--factorise",
+    ]);
+    assert!(
+        !ok && err.contains("--factorise") && err.contains("--king-buckets"),
+        "{err}"
     );
     let (ok, err) = train(&["--data", data, "--out", bucketed, "--king-buckets", "3"]);
     assert!(!ok && err.contains("--king-buckets 3"), "{err}");

@@ -22,11 +22,12 @@ fn spread_net(
     activation: Activation,
     buckets: usize,
     layout: Layout,
+    factorised: bool,
     seed: u64,
 ) -> FloatNetwork {
     let mut rng = Rng::new(seed);
     let mut u = |lo: f64, hi: f64| (lo + (hi - lo) * rng.unit()) as f32;
-    let mut net = FloatNetwork::zeros(hidden, activation, buckets, layout);
+    let mut net = FloatNetwork::zeros(hidden, activation, buckets, layout, factorised);
     net.w1.iter_mut().for_each(|w| *w = u(-0.12, 0.16));
     net.b1.iter_mut().for_each(|w| *w = u(-0.3, 0.6));
     net.w2.iter_mut().for_each(|w| *w = u(-1.0, 1.0));
@@ -45,18 +46,23 @@ fn part(x: f64) -> u8 {
     }
 }
 
-/// The mean loss in f64, written out plainly, and the parts of every accumulator.
+/// The mean loss in f64, written out plainly, and the parts of every accumulator. With the
+/// factoriser, `w1` has 768 more rows and input `i` of any bucket also adds row `K·768 + i % 768`.
+#[allow(clippy::too_many_arguments)]
 fn reference(
     net: &[f64],
     hidden: usize,
     buckets: usize,
     layout: &Layout,
+    factorised: bool,
     act: Activation,
     obj: &Objective,
     samples: &[Sample],
 ) -> (f64, Vec<u8>) {
     let h = hidden;
-    let (w1, rest) = net.split_at(layout.inputs() * h);
+    let shared = layout.inputs();
+    let rows = shared + if factorised { 768 } else { 0 };
+    let (w1, rest) = net.split_at(rows * h);
     let (b1, rest) = rest.split_at(h);
     let (w2, b2) = rest.split_at(buckets * 2 * h);
     let f = |x: f64| {
@@ -77,7 +83,15 @@ fn reference(
         let mut out = b2[bucket];
         for (side, active) in [ours, theirs].iter().enumerate() {
             for j in 0..h {
-                let a = b1[j] + active.iter().map(|&i| w1[i * h + j]).sum::<f64>();
+                let weight = |i: usize| {
+                    w1[i * h + j]
+                        + if factorised {
+                            w1[(shared + i % 768) * h + j]
+                        } else {
+                            0.0
+                        }
+                };
+                let a = b1[j] + active.iter().map(|&i| weight(i)).sum::<f64>();
                 parts.push(part(a));
                 out += f(a) * w2[side * h + j];
             }
@@ -90,8 +104,15 @@ fn reference(
     (total / samples.len() as f64, parts)
 }
 
-fn check(hidden: usize, act: Activation, buckets: usize, layout: Layout, seed: u64) {
-    let net = spread_net(hidden, act, buckets, layout, seed);
+fn check(
+    hidden: usize,
+    act: Activation,
+    buckets: usize,
+    layout: Layout,
+    factorised: bool,
+    seed: u64,
+) {
+    let net = spread_net(hidden, act, buckets, layout, factorised, seed);
     let obj = Objective { k: 400.0, wdl: 0.4 };
     let mut rng = Rng::new(seed + 100);
     // With buckets, more positions and up to 32 pieces, so that several buckets are used.
@@ -109,7 +130,7 @@ fn check(hidden: usize, act: Activation, buckets: usize, layout: Layout, seed: u
         .map(|s| output_bucket(inputs(s, &layout).0.len(), buckets))
         .collect();
     assert!(buckets == 1 || used.len() >= 3, "buckets used: {used:?}");
-    let mut work = Work::new(hidden, buckets, layout.inputs());
+    let mut work = Work::new(hidden, buckets, net.rows());
     let weight = 1.0 / samples.len() as f32;
     gradient::accumulate_gradient(
         Isa::detect(),
@@ -134,14 +155,16 @@ fn check(hidden: usize, act: Activation, buckets: usize, layout: Layout, seed: u
         .collect();
     let h = hidden;
     let mut checked: Vec<(usize, f64)> = Vec::new();
-    for r in 0..layout.inputs() {
+    for r in 0..net.rows() {
         if g.is_touched(r) {
             checked.extend((0..h).map(|j| (r * h + j, g.w1[r * h + j] as f64)));
         } else {
             assert!(g.w1[r * h..(r + 1) * h].iter().all(|&x| x == 0.0));
         }
     }
-    let base = layout.inputs() * h;
+    // The factoriser's rows get gradients too (every position touches some).
+    assert!(!factorised || (layout.inputs()..net.rows()).any(|r| g.is_touched(r)));
+    let base = net.rows() * h;
     checked.extend((0..h).map(|j| (base + j, g.b1[j] as f64)));
     checked.extend((0..buckets * 2 * h).map(|j| (base + h + j, g.w2[j] as f64)));
     let biases = base + h + buckets * 2 * h;
@@ -153,9 +176,11 @@ fn check(hidden: usize, act: Activation, buckets: usize, layout: Layout, seed: u
     for &(i, analytic) in &checked {
         let keep = theta[i];
         theta[i] = keep + eps;
-        let (up, parts_up) = reference(&theta, h, buckets, &layout, act, &obj, &samples);
+        let (up, parts_up) =
+            reference(&theta, h, buckets, &layout, factorised, act, &obj, &samples);
         theta[i] = keep - eps;
-        let (down, parts_down) = reference(&theta, h, buckets, &layout, act, &obj, &samples);
+        let (down, parts_down) =
+            reference(&theta, h, buckets, &layout, factorised, act, &obj, &samples);
         theta[i] = keep;
         if parts_up != parts_down {
             // The step crossed a kink of the activation: no derivative to compare.
@@ -172,7 +197,7 @@ fn check(hidden: usize, act: Activation, buckets: usize, layout: Layout, seed: u
         nonzero += (numeric.abs() > 1e-4 * largest) as usize;
     }
     eprintln!(
-        "{act:?} h{h} b{buckets}: {compared} compared ({nonzero} non-zero), {skipped} at a kink"
+        "{act:?} h{h} b{buckets} factorised {factorised}: {compared} compared ({nonzero} non-zero), {skipped} at a kink"
     );
     assert!(
         skipped * 100 < compared,
@@ -188,21 +213,39 @@ fn check(hidden: usize, act: Activation, buckets: usize, layout: Layout, seed: u
 fn the_gradient_is_the_derivative_of_the_loss() {
     let plain = Layout::PLAIN;
     for (h, seed) in [(16, 1), (32, 2)] {
-        check(h, Activation::SCReLU, 1, plain, seed);
-        check(h, Activation::CReLU, 1, plain, seed + 10);
+        check(h, Activation::SCReLU, 1, plain, false, seed);
+        check(h, Activation::CReLU, 1, plain, false, seed + 10);
     }
-    check(16, Activation::SCReLU, 8, plain, 3);
-    check(16, Activation::CReLU, 8, plain, 13);
+    check(16, Activation::SCReLU, 8, plain, false, 3);
+    check(16, Activation::CReLU, 8, plain, false, 13);
     // King buckets and mirroring: the gradient lands on the rows of each position's buckets.
     let buckets = Layout::named(4, true).unwrap();
-    check(16, Activation::SCReLU, 1, buckets, 4);
-    check(16, Activation::CReLU, 1, Layout::named(1, true).unwrap(), 6);
+    check(16, Activation::SCReLU, 1, buckets, false, 4);
+    check(
+        16,
+        Activation::CReLU,
+        1,
+        Layout::named(1, true).unwrap(),
+        false,
+        6,
+    );
     check(
         16,
         Activation::SCReLU,
         8,
         Layout::named(8, false).unwrap(),
+        false,
         5,
+    );
+    // The factoriser: each input's gradient reaches its bucket's row and the shared row.
+    check(16, Activation::SCReLU, 8, buckets, true, 7);
+    check(
+        16,
+        Activation::CReLU,
+        1,
+        Layout::named(2, false).unwrap(),
+        true,
+        8,
     );
 }
 
@@ -212,15 +255,28 @@ fn every_build_of_the_loops_gives_the_same_gradient() {
     let order: Vec<u32> = (0..samples.len() as u32).rev().collect();
     let obj = Objective { k: 400.0, wdl: 0.3 };
     let shapes = [
-        (64, Activation::SCReLU, 8, Layout::PLAIN),
-        (48, Activation::CReLU, 1, Layout::PLAIN),
-        (32, Activation::SCReLU, 1, Layout::named(4, true).unwrap()),
+        (64, Activation::SCReLU, 8, Layout::PLAIN, false),
+        (48, Activation::CReLU, 1, Layout::PLAIN, false),
+        (
+            32,
+            Activation::SCReLU,
+            1,
+            Layout::named(4, true).unwrap(),
+            false,
+        ),
+        (
+            32,
+            Activation::SCReLU,
+            8,
+            Layout::named(4, true).unwrap(),
+            true,
+        ),
     ];
-    for (hidden, act, buckets, layout) in shapes {
-        let net = spread_net(hidden, act, buckets, layout, 3);
+    for (hidden, act, buckets, layout, factorised) in shapes {
+        let net = spread_net(hidden, act, buckets, layout, factorised, 3);
         let mut results = Vec::new();
         for isa in Isa::available() {
-            let mut work = Work::new(hidden, buckets, layout.inputs());
+            let mut work = Work::new(hidden, buckets, net.rows());
             let loss =
                 gradient::accumulate_gradient(isa, &net, &obj, &samples, &order, 1e-3, &mut work);
             let forward = gradient::loss_sum(

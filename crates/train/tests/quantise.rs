@@ -95,7 +95,13 @@ fn sigma(net: &FloatNetwork, ours: &[usize], theirs: &[usize]) -> f64 {
     var.sqrt() * SCALE as f64
 }
 
-fn check(activation: Activation, output_buckets: usize, king_buckets: usize, mirror: bool) {
+fn check(
+    activation: Activation,
+    output_buckets: usize,
+    king_buckets: usize,
+    mirror: bool,
+    factorise: bool,
+) {
     let config = Config {
         data: vec!["synthetic".into()],
         hidden: 128,
@@ -103,6 +109,7 @@ fn check(activation: Activation, output_buckets: usize, king_buckets: usize, mir
         output_buckets,
         king_buckets,
         mirror,
+        factorise,
         epochs: 3,
         batch: 2048,
         lr: 0.003,
@@ -119,16 +126,23 @@ fn check(activation: Activation, output_buckets: usize, king_buckets: usize, mir
         trainer.epoch(&data, &mut |_, _| {});
     }
     let float = &trainer.state.net;
+    assert_eq!(float.factorised, factorise);
     let quantised = float.quantise();
+    // The factoriser's rows merged into each bucket's: the same function in floats (up to the
+    // order of the additions), and the net the file holds.
+    let merged = float.merged();
+    assert!(!merged.factorised && merged.w1.len() == quantised.w1.len());
     let (mut worst, mut total, mut signed, mut ratio) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
     let mut sigmas = 0.0f64;
     let test = samples(10_000, 4);
     for s in &test {
         let (ours, theirs) = inputs(s, &float.layout);
         let f = float.forward(&ours, &theirs) as f64 * SCALE as f64;
+        let m = merged.forward(&ours, &theirs) as f64 * SCALE as f64;
+        assert!((f - m).abs() < 0.01, "factorised {f} against merged {m}");
         let q = quantised.evaluate_inputs(&ours, &theirs) as f64;
         let diff = (q - f).abs();
-        let s = sigma(float, &ours, &theirs);
+        let s = sigma(&merged, &ours, &theirs);
         assert!(
             diff <= 5.0 * s + 2.0,
             "{activation:?}: {q} vs {f:.2}, σ {s:.2}"
@@ -154,29 +168,36 @@ fn check(activation: Activation, output_buckets: usize, king_buckets: usize, mir
 
 #[test]
 fn quantised_screlu_matches_the_float_net() {
-    check(Activation::SCReLU, 1, 1, false);
+    check(Activation::SCReLU, 1, 1, false, false);
 }
 
 /// Mirroring alone: the same rows, read through a view that flips the files.
 #[test]
 fn quantised_mirrored_screlu_matches_the_float_net() {
-    check(Activation::SCReLU, 1, 1, true);
+    check(Activation::SCReLU, 1, 1, true, false);
 }
 
 /// With four king buckets and mirroring: the file's layout is the float net's, and each position
 /// reads its own bucket's rows.
 #[test]
 fn quantised_screlu_with_king_buckets_matches_the_float_net() {
-    check(Activation::SCReLU, 1, 4, true);
+    check(Activation::SCReLU, 1, 4, true, false);
+}
+
+/// King buckets trained with the factoriser: the file holds each bucket's rows with the shared
+/// ones added, and evaluates as the float net with its extra rows does.
+#[test]
+fn quantised_screlu_with_factorised_king_buckets_matches_the_float_net() {
+    check(Activation::SCReLU, 8, 4, true, true);
 }
 
 /// With eight output buckets: each position goes through its own bucket's weights.
 #[test]
 fn quantised_screlu_with_output_buckets_matches_the_float_net() {
-    check(Activation::SCReLU, 8, 1, false);
+    check(Activation::SCReLU, 8, 1, false, false);
 }
 
 #[test]
 fn quantised_crelu_matches_the_float_net() {
-    check(Activation::CReLU, 1, 1, false);
+    check(Activation::CReLU, 1, 1, false, false);
 }

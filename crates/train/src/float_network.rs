@@ -59,11 +59,16 @@ impl FloatNetwork {
         rows(&self.layout, self.factorised)
     }
 
+    /// The factoriser's shared row of input `i` (any bucket's): the rows after the buckets'.
+    #[inline(always)]
+    pub fn shared_row(&self, i: usize) -> usize {
+        self.layout.inputs() + i % INPUTS
+    }
+
     /// The first layer's sum for one perspective's active inputs (the layout's indices; with
     /// the factoriser each also adds its shared row).
     pub fn accumulate(&self, inputs: &[usize], out: &mut [f32]) {
         out.copy_from_slice(&self.b1);
-        let shared = self.layout.inputs();
         for &i in inputs {
             let mut add = |r: usize| {
                 let row = &self.w1[r * self.hidden..(r + 1) * self.hidden];
@@ -73,7 +78,7 @@ impl FloatNetwork {
             };
             add(i);
             if self.factorised {
-                add(shared + i % INPUTS);
+                add(self.shared_row(i));
             }
         }
     }

@@ -33,7 +33,6 @@ use crate::FloatNetwork;
 use crate::data::{MAX_PIECES, Sample};
 use crate::loss::Objective;
 use engine::eval::nnue::Activation;
-use engine::eval::nnue::inputs::INPUTS;
 use engine::eval::nnue::network::output_bucket;
 
 /// The partial sums of a dot product, and the smallest block: the first layer's size is a
@@ -290,7 +289,6 @@ fn body<const SQUARED: bool, const BACKWARD: bool, const B: usize>(
     gathered.clear();
     gathered.extend(order.iter().map(|&i| samples[i as usize]));
     let mut total = 0.0f64;
-    let shared = net.layout.inputs();
     let (mut ours_f, mut theirs_f) = ([0u16; 2 * MAX_PIECES], [0u16; 2 * MAX_PIECES]);
     for sample in gathered.iter() {
         let inputs = sample.inputs(&net.layout);
@@ -303,7 +301,7 @@ fn body<const SQUARED: bool, const BACKWARD: bool, const B: usize>(
             for (all, own) in [(&mut ours_f, ours), (&mut theirs_f, theirs)] {
                 all[..n].copy_from_slice(own);
                 for (f, &i) in all[n..2 * n].iter_mut().zip(own) {
-                    *f = (shared + i as usize % INPUTS) as u16;
+                    *f = net.shared_row(i as usize) as u16;
                 }
             }
             (ours, theirs) = (&ours_f[..2 * n], &theirs_f[..2 * n]);
